@@ -1,0 +1,78 @@
+"""Exceptions that carry a source position and map to the CLI's exit codes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class Pos:
+    """A place in a source file: 1-based line and column."""
+
+    path: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem found in a spec: where, what, and optionally how to fix it."""
+
+    pos: Pos
+    message: str
+    hint: str = ""
+
+    def __str__(self) -> str:
+        text = f"{self.pos}: {self.message}"
+        return f"{text}; {self.hint}" if self.hint else text
+
+
+class EpcgError(Exception):
+    """Base class of every error the tool reports without a traceback."""
+
+    exit_code = 3
+
+
+class SpecError(EpcgError):
+    """One or more problems in a spec file (exit code 1)."""
+
+    exit_code = 1
+
+    def __init__(self, diagnostics: list[Diagnostic] | Diagnostic):
+        self.diagnostics = (
+            [diagnostics] if isinstance(diagnostics, Diagnostic) else list(diagnostics)
+        )
+        super().__init__("\n".join(str(p) for p in self.diagnostics))
+
+
+class BuildError(EpcgError):
+    """A valid spec that could not be built or run (exit code 1)."""
+
+    exit_code = 1
+
+
+class UsageError(EpcgError):
+    """Wrong command-line usage (exit code 2)."""
+
+    exit_code = 2
+
+
+class SpaceTooLarge(BuildError):
+    """A ranked space with more states than a 64-bit rank can address."""
+
+    def __init__(self, what: str, size: int):
+        self.size = size
+        super().__init__(
+            f"{what} has {size:,} states (about 2**{size.bit_length() - 1}), more than the "
+            f"2**63 - 1 that 64-bit ranks can address; make the space smaller or split it "
+            f"into a product whose parts are enumerated separately"
+        )
+
+
+class Interrupted(EpcgError):
+    """The user stopped a run (Ctrl-C); a checkpoint may have been written (exit code 130)."""
+
+    exit_code = 130

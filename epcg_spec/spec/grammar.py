@@ -1,0 +1,178 @@
+"""The lark parser shared by the DSL and the expression language, and its error messages."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+KEYWORDS = frozenset(
+    {
+        "if",
+        "else",
+        "for",
+        "in",
+        "and",
+        "or",
+        "not",
+        "true",
+        "false",
+        "null",
+        "True",
+        "False",
+        "None",
+    }
+)
+
+_TERMINAL_WORDS = {
+    "NAME": "a name",
+    "INT": "a number",
+    "FLOAT": "a number",
+    "STRING": 'a "string"',
+    "COMP_OP": "a comparison",
+    "ADD_OP": "'+' or '-'",
+    "MUL_OP": "'*', '/', '//' or '%'",
+    "TRUE": "true",
+    "FALSE": "false",
+    "NULL": "null",
+    "$END": "the end of the text",
+}
+
+
+@cache
+def parser() -> Lark:
+    """The LALR parser for both start symbols, built once per process."""
+    text = resources.files(__package__).joinpath("epcg.lark").read_text(encoding="utf-8")
+    return Lark(
+        text,
+        start=["document", "expression"],
+        parser="lalr",
+        propagate_positions=True,
+        maybe_placeholders=False,
+    )
+
+
+def parse(text: str, start: str) -> Tree:
+    """Parse `text` from the start symbol `start`; raises SyntaxProblem on bad input."""
+    try:
+        return parser().parse(text, start=start)
+    except UnexpectedInput as exc:
+        raise SyntaxProblem(*_describe(exc, text)) from None
+
+
+def decode_string(token: Token) -> str:
+    """The value of a STRING token (JSON escapes); a bad escape is a SyntaxProblem."""
+    try:
+        return json.loads(token.value)
+    except json.JSONDecodeError as exc:
+        raise SyntaxProblem(
+            token.start_pos + exc.pos,
+            f'invalid escape in string; use \\n, \\t, \\", \\\\ or \\uXXXX ({exc.msg})',
+        ) from None
+
+
+class SyntaxProblem(Exception):
+    """A parse error at a character offset of the parsed text."""
+
+    def __init__(self, offset: int, message: str):
+        super().__init__(message)
+        self.offset = offset
+        self.message = message
+
+
+def _describe(exc: UnexpectedInput, text: str) -> tuple[int, str]:
+    offset = exc.pos_in_stream if exc.pos_in_stream is not None else len(text)
+    if isinstance(exc, UnexpectedCharacters):
+        return offset, _bad_character(text, offset)
+    if isinstance(exc, UnexpectedEOF) or (
+        isinstance(exc, UnexpectedToken) and exc.token.type == "$END"
+    ):
+        unclosed = _unclosed_bracket(text)
+        if unclosed is not None:
+            return unclosed, f"'{text[unclosed]}' is never closed"
+        return len(text), "the text ends too early; " + _expected(exc)
+    token: Token = exc.token
+    expected = set(exc.expected)
+    if token.value == "=" or (token.type == "COMP_OP" and "COLON" in expected):
+        return offset, "unexpected '='; write '==' to compare, or ':' between a key and its value"
+    if "COLON" in expected and token.type in ("NAME", "STRING", "INT"):
+        return offset, f"unexpected {token.value!r}; expected ':' after the key"
+    opened = _unclosed_bracket(text[:offset])
+    if opened is not None and expected & {"RPAR", "RSQB", "RBRACE"}:
+        line = text.count("\n", 0, opened) + 1
+        col = opened - (text.rfind("\n", 0, opened) + 1) + 1
+        return (
+            offset,
+            f"unexpected {_show(token)}; the '{text[opened]}' at {line}:{col} is not closed",
+        )
+    return offset, f"unexpected {_show(token)}; " + _expected(exc)
+
+
+def _bad_character(text: str, offset: int) -> str:
+    char = text[offset]
+    pair = text[offset : offset + 2]
+    if pair in ("&&", "||"):
+        word = "and" if pair == "&&" else "or"
+        return f"unexpected '{pair}'; write '{word}'"
+    if char == "!":
+        return "unexpected '!'; write 'not' (or '!=' to compare)"
+    if char == "=":
+        return "unexpected '='; write '==' to compare, or ':' between a key and its value"
+    if char == "'":
+        return 'unexpected "\'"; strings use double quotes'
+    if char == '"':
+        return 'this string is never closed; end it with " on the same line'
+    return f"unexpected character {char!r}"
+
+
+def _unclosed_bracket(text: str) -> int | None:
+    stack: list[int] = []
+    closing = {")": "(", "]": "[", "}": "{"}
+    in_string = False
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if in_string:
+            if c == "\\":
+                i += 1
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c == "#":
+            while i < len(text) and text[i] != "\n":
+                i += 1
+        elif c in "([{":
+            stack.append(i)
+        elif c in closing and stack and text[stack[-1]] == closing[c]:
+            stack.pop()
+        i += 1
+    return stack[-1] if stack else None
+
+
+def _show(token: Token) -> str:
+    if token.type == "$END":
+        return "end of text"
+    return f"{token.value!r}"
+
+
+def _expected(exc: UnexpectedInput) -> str:
+    names = sorted({_word(name) for name in getattr(exc, "expected", ()) or ()})
+    if not names:
+        return "check the syntax"
+    if len(names) > 8:
+        return "expected a value, an operator or a closing bracket"
+    return "expected " + ", ".join(names)
+
+
+def _word(terminal: str) -> str:
+    if terminal in _TERMINAL_WORDS:
+        return _TERMINAL_WORDS[terminal]
+    try:
+        pattern = parser().get_terminal(terminal).pattern
+    except KeyError:
+        return terminal.lower()
+    return f"'{pattern.value}'"

@@ -1,0 +1,111 @@
+"""From a path to a typed spec: read, parse, pick the kind, validate, check semantics."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..compile import registry
+from ..compile.protocols import Domain
+from ..errors import Diagnostic, Pos, SpecError, UsageError
+from .document import Document
+from .dsl import load_dsl
+from .schema import validate
+from .yaml_loader import load_yaml
+
+SPEC_SUFFIXES = {".yaml": "yaml", ".yml": "yaml", ".epcg": "dsl"}
+
+
+@dataclass
+class Loaded:
+    """A spec that passed every check: its document, its domain and its typed form."""
+
+    document: Document
+    domain: Domain
+    spec: Any
+
+
+def read_text(path: Path) -> str:
+    """The text of a spec file; a missing or unreadable file is a usage error."""
+    if not path.exists():
+        raise UsageError(f"{path}: no such file")
+    if path.is_dir():
+        raise UsageError(f"{path} is a folder; give a spec file")
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise SpecError(
+            Diagnostic(Pos(str(path), 1, 1), f"not UTF-8 text ({exc.reason})")
+        ) from None
+    except OSError as exc:
+        raise UsageError(f"{path}: {exc.strerror}") from None
+
+
+def load_document(path: Path) -> Document:
+    """Parse any supported file into a located document carrying a `kind`."""
+    path = Path(path)
+    text = read_text(path)
+    syntax = SPEC_SUFFIXES.get(path.suffix.lower())
+    if syntax == "dsl":
+        return load_dsl(text, str(path))
+    doc = load_yaml(text, str(path)) if syntax == "yaml" else None
+    if doc is not None and not (isinstance(doc.data, dict) and "kind" not in doc.data):
+        return doc
+    for fmt in registry.formats():
+        if path.suffix.lower() in fmt.suffixes and fmt.sniff(path, text):
+            return fmt.read(path, text)
+    if doc is not None:
+        return doc
+    known = sorted({*SPEC_SUFFIXES, *(s for f in registry.formats() for s in f.suffixes)})
+    raise UsageError(f"{path}: not a spec file (known file types: {', '.join(known)})")
+
+
+def domain_of(doc: Document) -> Domain:
+    """The domain named by the document's `kind`, or a located error listing the kinds."""
+    kinds = registry.kinds()
+    if not isinstance(doc.data, dict):
+        raise SpecError(doc.diag((), "a spec must be a mapping of keys to values"))
+    kind = doc.data.get("kind")
+    if kind is None:
+        raise SpecError(
+            doc.diag((), "the spec has no 'kind'", f"add 'kind: ...', one of: {', '.join(kinds)}")
+        )
+    if kind not in kinds:
+        close = difflib.get_close_matches(str(kind), kinds, n=1)
+        hint = f"did you mean '{close[0]}'? " if close else ""
+        raise SpecError(
+            doc.diag(("kind",), f"unknown kind {kind!r}", hint + f"(kinds: {', '.join(kinds)})")
+        )
+    return registry.domain(kind)
+
+
+def load_spec(path: Path, params: dict[str, Any] | None = None) -> Loaded:
+    """Load and fully check one spec; raises SpecError listing every problem found."""
+    doc = load_document(Path(path))
+    return check_document(doc, params or {})
+
+
+def check_document(doc: Document, params: dict[str, Any]) -> Loaded:
+    """Schema validation, then the domain's own semantic checks."""
+    domain = domain_of(doc)
+    problems = validate(doc, domain.schema)
+    if problems:
+        raise SpecError(problems)
+    return Loaded(doc, domain, domain.load(doc, params))
+
+
+def discover(paths: Iterable[Path]) -> Iterator[tuple[Path, bool]]:
+    """Spec files under `paths`: (path, explicit) with explicit False for folder finds."""
+    suffixes = {*SPEC_SUFFIXES, *(s for f in registry.formats() for s in f.suffixes)}
+    for path in paths:
+        path = Path(path)
+        if path.is_dir():
+            for found in sorted(path.rglob("*")):
+                hidden = any(part.startswith(".") for part in found.relative_to(path).parts)
+                if found.is_file() and not hidden and found.suffix.lower() in suffixes:
+                    yield found, False
+        else:
+            yield path, True

@@ -1,0 +1,73 @@
+"""Spec parameters: named integers, overridable from the command line."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+from ..errors import Diagnostic, SpecError, UsageError
+from .document import Document, Path
+from .expr.analysis import Analyzer, Reads
+from .expr.ast import parse_expression
+from .expr.check import INT, ExprProblem, ParamSymbol, check
+from .grammar import SyntaxProblem
+
+
+def parse_overrides(items: list[str]) -> dict[str, int]:
+    """`NAME=VALUE` strings from --param into a dict; a malformed one is a usage error."""
+    out: dict[str, int] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip().isidentifier():
+            raise UsageError(f"--param {item!r}: write NAME=VALUE, e.g. --param n=10")
+        try:
+            out[name.strip()] = int(value)
+        except ValueError:
+            raise UsageError(f"--param {item!r}: the value must be an integer") from None
+    return out
+
+
+def resolve_params(doc: Document, overrides: dict[str, Any]) -> dict[str, int]:
+    """The spec's `params` with command-line overrides applied; unknown overrides rejected."""
+    params = dict(doc.data.get("params") or {})
+    unknown = sorted(set(overrides) - set(params))
+    if unknown:
+        name = unknown[0]
+        close = difflib.get_close_matches(name, list(params), n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        listing = ", ".join(params) or "none"
+        raise UsageError(f"--param {name}: the spec has no such param{hint}; params: {listing}")
+    params.update(overrides)
+    return params
+
+
+def param_symbols(params: dict[str, int]) -> dict[str, ParamSymbol]:
+    """Symbols for the expression language, one array slot per param in spec order."""
+    return {
+        name: ParamSymbol(name, slot, value) for slot, (name, value) in enumerate(params.items())
+    }
+
+
+def expression_problem(doc: Document, path: Path, problem: SyntaxProblem | ExprProblem):
+    """A parse or check problem of the expression at `path`, located at its character."""
+    hint = getattr(problem, "hint", "")
+    return Diagnostic(doc.text_pos(path, problem.offset), problem.message, hint)
+
+
+def integer_field(doc: Document, path: Path, params: dict[str, int]) -> int:
+    """An integer field that may also be written as an expression over the params."""
+    value = doc.get(path)
+    if isinstance(value, int):
+        return value
+    symbols = param_symbols(params)
+    try:
+        expr = parse_expression(value)
+        problems = check(expr, symbols, INT)
+        if problems:
+            raise problems[0]
+        result = Analyzer(symbols, 0).value(expr, {}, Reads())
+    except (SyntaxProblem, ExprProblem) as problem:
+        raise SpecError(expression_problem(doc, path, problem)) from None
+    if not isinstance(result, int):
+        raise SpecError(doc.diag(path, f"{value!r} is not an integer"))
+    return result

@@ -1,0 +1,147 @@
+"""JSON Schema validation (draft 2020-12) with every error located in the source."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from functools import cache
+from importlib import resources
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+from referencing import Registry, Resource
+
+from ..errors import Diagnostic
+from .document import Document, describe_path
+
+_SCHEMA_PACKAGE = "epcg_spec.schemas"
+_JSON_TYPES = {
+    "object": "a mapping",
+    "array": "a list",
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "null": "null",
+}
+
+
+@cache
+def _registry() -> Registry:
+    resources_ = []
+    for entry in resources.files(_SCHEMA_PACKAGE).iterdir():
+        if entry.name.endswith(".json"):
+            schema = json.loads(entry.read_text(encoding="utf-8"))
+            resources_.append((entry.name, Resource.from_contents(schema)))
+    return Registry().with_resources(resources_)
+
+
+@cache
+def load_schema(name: str) -> dict:
+    """The schema file `name` (e.g. 'space.schema.json') from the package."""
+    return _registry().contents(name)
+
+
+@cache
+def _validator(name: str) -> Draft202012Validator:
+    schema = load_schema(name)
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema, registry=_registry())
+
+
+def validate(doc: Document, schema_name: str) -> list[Diagnostic]:
+    """Every schema violation of `doc`, one located diagnostic each, in source order."""
+    problems = {}
+    for error in _validator(schema_name).iter_errors(doc.data):
+        for diag in _diagnostics(doc, _most_relevant(error)):
+            problems.setdefault((diag.pos, diag.message), diag)
+    return sorted(problems.values(), key=lambda d: (d.pos.line, d.pos.col, d.message))
+
+
+def validate_data(data, schema_name: str) -> list[str]:
+    """Schema violations of plain data (e.g. a result.json), as `path: message` lines."""
+    return [
+        f"{describe_path(tuple(e.absolute_path))}: {e.message}"
+        for e in _validator(schema_name).iter_errors(data)
+    ]
+
+
+def _most_relevant(error: ValidationError) -> ValidationError:
+    """For oneOf/anyOf, the branch error that went deepest (the user's likely intent)."""
+    while error.validator in ("oneOf", "anyOf") and error.context:
+        error = max(error.context, key=lambda e: (len(e.absolute_path), -len(e.schema_path)))
+    return error
+
+
+def _diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
+    path = tuple(error.absolute_path)
+    where = describe_path(path)
+    value = error.instance
+    kind = error.validator
+    if kind == "additionalProperties":
+        allowed = sorted(error.schema.get("properties", {}))
+        extras = [k for k in value if k not in allowed] if isinstance(value, dict) else []
+        return [
+            doc.diag(
+                (*path, key),
+                f"unknown key '{key}' in {where}",
+                _did_you_mean(key, allowed, "valid keys"),
+                key=True,
+            )
+            for key in extras
+        ]
+    if kind == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        return [doc.diag(path, f"{where} is missing the required key '{missing}'")]
+    if kind == "type":
+        expected = error.validator_value
+        names = [expected] if isinstance(expected, str) else list(expected)
+        wanted = " or ".join(_JSON_TYPES.get(n, n) for n in names)
+        return [doc.diag(path, f"{where} must be {wanted}, not {_show(value)}")]
+    if kind in ("enum", "const"):
+        options = error.validator_value if kind == "enum" else [error.validator_value]
+        shown = ", ".join(json.dumps(o) for o in options)
+        hint = (
+            _did_you_mean(value, [str(o) for o in options], "one of")
+            if isinstance(value, str)
+            else f"one of {shown}"
+        )
+        return [doc.diag(path, f"{where} is {_show(value)}, which is not allowed", hint)]
+    if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        bound = {
+            "minimum": ">=",
+            "maximum": "<=",
+            "exclusiveMinimum": ">",
+            "exclusiveMaximum": "<",
+        }[kind]
+        return [
+            doc.diag(
+                path,
+                f"{where} is {_show(value)}, out of range: it must be {bound} "
+                f"{error.validator_value}",
+            )
+        ]
+    if kind in ("minItems", "maxItems", "minLength", "maxLength", "minProperties"):
+        return [doc.diag(path, f"{where}: {error.message}")]
+    if kind == "pattern":
+        return [
+            doc.diag(path, f"{where} is {_show(value)}, which does not match the expected form")
+        ]
+    if kind == "propertyNames":
+        return [doc.diag(path, f"{where}: a key {error.message}")]
+    message = error.schema.get("errorMessage") if isinstance(error.schema, dict) else None
+    return [doc.diag(path, f"{where}: {message or error.message}")]
+
+
+def _show(value) -> str:
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _did_you_mean(word: str, options: list[str], label: str) -> str:
+    close = difflib.get_close_matches(word, options, n=1)
+    listing = f"{label}: {', '.join(options)}"
+    return f"did you mean '{close[0]}'? ({listing})" if close else listing
