@@ -1,0 +1,61 @@
+"""One handler from exceptions to exit codes; tracebacks go to a log file, never the user."""
+
+from __future__ import annotations
+
+import datetime
+import sys
+import traceback
+from collections.abc import Callable
+
+import click
+
+from ..compile.connector import cache_dir
+from ..errors import EpcgError, Interrupted, SpecError
+
+OK, INVALID, USAGE, INTERNAL, INTERRUPTED = 0, 1, 2, 3, 130
+
+
+def run_guarded(action: Callable[[], int]) -> int:
+    """Run a command; report any failure in one line per problem and return the exit code."""
+    try:
+        return action()
+    except SpecError as exc:
+        for diagnostic in exc.diagnostics:
+            print(diagnostic, file=sys.stderr)
+        return INVALID
+    except Interrupted as exc:
+        print(f"interrupted: {exc}", file=sys.stderr)
+        return INTERRUPTED
+    except EpcgError as exc:
+        if exc.exit_code == INTERNAL:
+            return _internal(exc)
+        label = "usage error" if exc.exit_code == USAGE else "error"
+        print(f"{label}: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.ClickException as exc:
+        exc.show(file=sys.stderr)
+        return USAGE
+    except (KeyboardInterrupt, click.exceptions.Abort):
+        print("interrupted", file=sys.stderr)
+        return INTERRUPTED
+    except Exception as exc:
+        return _internal(exc)
+
+
+def _internal(exc: BaseException) -> int:
+    folder = cache_dir() / "logs"
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S-%f")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        log = folder / f"crash-{stamp}.log"
+        log.write_text("".join(traceback.format_exception(exc)), encoding="utf-8")
+        where = f"the traceback is in {log}"
+    except OSError:
+        where = "the traceback could not be saved"
+    print(
+        f"internal error: {type(exc).__name__}: {exc}\nthis is a bug in epcg-spec; {where}",
+        file=sys.stderr,
+    )
+    return INTERNAL

@@ -1,0 +1,74 @@
+"""Progress with an ETA on stderr, shown only for work that lasts more than a moment."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+SHOW_AFTER_SECONDS = 2.0
+PLAIN_EVERY_SECONDS = 10.0
+
+
+class StderrProgress:
+    """A rich progress bar on a terminal; on a pipe, a plain line every few seconds."""
+
+    def __init__(self, quiet: bool = False):
+        self.quiet = quiet
+        self.console = Console(stderr=True)
+        self._bar: Progress | None = None
+        self._task = None
+        self._label = ""
+        self._total = 0
+        self._done = 0
+        self._began = 0.0
+        self._last_line = 0.0
+
+    def start(self, label: str, total: int) -> None:
+        self._label, self._total, self._done = label, total, 0
+        self._began = self._last_line = time.perf_counter()
+
+    def advance(self, units: int) -> None:
+        self._done += units
+        if self.quiet:
+            return
+        elapsed = time.perf_counter() - self._began
+        if elapsed < SHOW_AFTER_SECONDS:
+            return
+        if self.console.is_terminal:
+            self._update_bar()
+        elif time.perf_counter() - self._last_line > PLAIN_EVERY_SECONDS:
+            self._last_line = time.perf_counter()
+            share = self._done / self._total if self._total else 1.0
+            eta = elapsed * (1 - share) / share if share > 0 else float("inf")
+            print(f"{self._label}: {share:.1%} done, about {eta:,.0f} s left", file=sys.stderr)
+
+    def _update_bar(self) -> None:
+        if self._bar is None:
+            self._bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                TextColumn("ETA"),
+                TimeRemainingColumn(),
+                console=self.console,
+                transient=True,
+            )
+            self._bar.start()
+            self._task = self._bar.add_task(self._label, total=self._total)
+        self._bar.update(self._task, completed=self._done)
+
+    def finish(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None

@@ -1,0 +1,37 @@
+"""The explicit registries: spec kind -> domain module. Adding a kind is one line here."""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+
+from .protocols import CliOption, Domain, Format
+
+DOMAINS: dict[str, str] = {
+    "space": "epcg_spec.domains.space",
+}
+
+
+def kinds() -> list[str]:
+    """Every registered spec kind, sorted."""
+    return sorted(DOMAINS)
+
+
+@cache
+def domain(kind: str) -> Domain:
+    """The domain object of `kind` (its module's DOMAIN); KeyError if unknown."""
+    return importlib.import_module(DOMAINS[kind]).DOMAIN
+
+
+def formats() -> list[Format]:
+    """Every reader of an existing file format, over all domains."""
+    return [fmt for kind in kinds() for fmt in domain(kind).formats]
+
+
+def cli_options() -> dict[str, tuple[CliOption, list[str]]]:
+    """Every domain option by name, with the kinds that take it."""
+    out: dict[str, tuple[CliOption, list[str]]] = {}
+    for kind in kinds():
+        for option in domain(kind).options:
+            out.setdefault(option.name, (option, []))[1].append(kind)
+    return out

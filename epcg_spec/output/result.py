@@ -1,0 +1,46 @@
+"""result.json: the fields every kind shares, and writing it checked against its schema."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..compile.protocols import RunContext, RunOutput
+from ..errors import EpcgError
+from ..spec.expr.check import ArraySymbol
+from ..spec.schema import validate_data
+from .files import write_all
+from .jsontext import dumps
+
+RESULT_SCHEMA = "result.schema.json"
+
+
+def base_result(name: str, kind: str, backend: str, ctx: RunContext) -> dict[str, Any]:
+    """The fields that open every result.json."""
+    return {
+        "spec": name,
+        "kind": kind,
+        "backend": backend,
+        "version": __version__,
+        "seed": ctx.seed,
+    }
+
+
+def format_state(arrays: list[ArraySymbol], state: list[int]) -> dict[str, list[int]]:
+    """A flat state as {array name: values}, with each array's start offset applied."""
+    return {a.name: [v + a.start for v in state[a.offset : a.offset + a.length]] for a in arrays}
+
+
+def result_json(result: dict[str, Any]) -> str:
+    """result.json's text: checked against the schema, keys in a fixed order."""
+    problems = validate_data(result, RESULT_SCHEMA)
+    if problems:
+        raise EpcgError("internal error: result.json does not match its schema: " + problems[0])
+    return dumps(result) + "\n"
+
+
+def write_outputs(folder: Path, output: RunOutput) -> list[Path]:
+    """Write result.json and every artifact of a run into `folder`, all or nothing."""
+    files = {"result.json": result_json(output.result), **output.artifacts}
+    return write_all(folder, files)

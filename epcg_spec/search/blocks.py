@@ -1,0 +1,23 @@
+"""Splitting a rank range into shards (machines) and blocks (parallel work units)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+MIN_BLOCK = 1 << 16
+MAX_BLOCKS = 1 << 16
+
+
+def shard_range(size: int, shard: tuple[int, int]) -> tuple[int, int]:
+    """The rank range [lo, hi) of shard i of n over a space of `size` states."""
+    index, count = shard
+    return size * index // count, size * (index + 1) // count
+
+
+def block_bounds(lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """Block starts and ends covering [lo, hi); they depend only on the range, not threads."""
+    span = hi - lo
+    block = max(MIN_BLOCK, -(-span // MAX_BLOCKS))
+    starts = np.arange(lo, hi, block, dtype=np.int64) if span > 0 else np.zeros(0, np.int64)
+    ends = np.minimum(starts + block, hi).astype(np.int64)
+    return starts, ends

@@ -1,0 +1,72 @@
+"""Every broken spec yields exactly its one located line, exit 1, no traceback, no files."""
+
+from pathlib import Path
+
+import pytest
+
+from epcg_spec.cli.main import main
+
+BROKEN = Path(__file__).parent / "broken"
+
+EXPECTED = {
+    "bad-enum.yaml": (
+        "2:15: space.type is \"permutaton\", which is not allowed; did you mean 'permutation'? (one of: combination, permutation, k-permutation, multiset, power, radix, product)"
+    ),
+    "dsl-missing-colon.epcg": ("3:8: unexpected 'permutation'; expected ':' after the key"),
+    "dsl-operator.epcg": ("3:28: unexpected '&&'; write 'and'"),
+    "dsl-unclosed.epcg": ("4:34: unexpected ','; the '(' at 4:6 is not closed"),
+    "duplicate-key.yaml": (
+        "3:1: duplicate key 'space' (first defined at line 2); keep one of them"
+    ),
+    "expression-syntax.yaml": (
+        "4:10: unexpected '='; write '==' to compare, or ':' between a key and its value"
+    ),
+    "index-out-of-range.yaml": ("5:11: index 6 is out of range for q (positions 0..5) when i = 5"),
+    "missing-kind.yaml": ("1:1: the spec has no 'kind'; add 'kind: ...', one of: space"),
+    "missing-required.yaml": ("3:3: space is missing the required key 'k'"),
+    "not-a-condition.yaml": ("5:11: this is an integer, but a condition is needed here"),
+    "out-of-range-value.yaml": ("4:8: search.top is -1, out of range: it must be >= 0"),
+    "param-in-size.yaml": ("3:37: unknown name 'm' (known names: n)"),
+    "range-reads-state.yaml": ("4:33: a range bound must not read the state"),
+    "tab-indent.yaml": (
+        "4:1: YAML syntax error: a tab in the indentation; YAML indents with spaces only"
+    ),
+    "too-large.yaml": (
+        "2:8: permutation 21! has 51,090,942,171,709,440,000 states (about 2**65), more than the 2**63 - 1 that 64-bit ranks can address; make the space smaller or split it into a product whose parts are enumerated separately"
+    ),
+    "unclosed-flow.yaml": (
+        "3:12: YAML syntax error: the '{' at 2:8 is not closed (or a ',' is missing before this)"
+    ),
+    "unknown-function.yaml": (
+        "4:5: unknown function 'abss'; did you mean 'abs'? (functions: abs, all, any, count, distinct, len, max, min, sum)"
+    ),
+    "unknown-key.yaml": (
+        "3:1: unknown key 'constraint' in the spec; did you mean 'constraints'? (valid keys: constraints, description, kind, name, objective, params, search, space)"
+    ),
+    "unknown-kind.yaml": ("1:7: unknown kind 'spaces'; did you mean 'space'? (kinds: space)"),
+    "unknown-name.yaml": ("5:9: unknown name 'p' (known names: i, n, q)"),
+    "wrong-type.yaml": ('4:8: search.top must be an integer, not "ten"'),
+}
+
+
+def test_the_corpus_has_an_expectation_for_every_file():
+    assert sorted(EXPECTED) == sorted(p.name for p in BROKEN.iterdir())
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_validate_reports_exactly_one_located_line(name, capsys):
+    code = main(["validate", "--quiet", str(BROKEN / name)])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert out.splitlines() == [f"{BROKEN / name}:{EXPECTED[name]}"]
+    assert "Traceback" not in out + err
+
+
+@pytest.mark.parametrize("name", ["unknown-name.yaml", "dsl-unclosed.epcg", "too-large.yaml"])
+def test_build_of_a_broken_spec_writes_nothing(name, tmp_path, capsys):
+    out_dir = tmp_path / "out"
+    code = main(["build", str(BROKEN / name), "--out", str(out_dir)])
+    _, err = capsys.readouterr()
+    assert code == 1
+    assert err.splitlines() == [f"{BROKEN / name}:{EXPECTED[name]}"]
+    assert not out_dir.exists()
