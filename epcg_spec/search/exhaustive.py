@@ -63,6 +63,7 @@ class Kernels:
     params: np.ndarray
     space_args: tuple
     tables: tuple
+    groups: int
     scored: bool
 
 
@@ -147,22 +148,32 @@ def _chunk(kernels: Kernels, starts, ends, prune: bool, top: int) -> Tally:
     best_rank = np.zeros((n, top), np.int64)
     best_state = np.zeros((n, top, kernels.length), np.int64)
     kept = np.zeros(n, np.int64)
-    kernels.module.run_blocks(
-        np.ascontiguousarray(starts),
-        np.ascontiguousarray(ends),
-        kernels.params,
-        kernels.space_args,
-        kernels.tables,
-        prune,
-        kernels.scored,
-        counts,
-        evaluated,
-        pruned,
-        best_score,
-        best_rank,
-        best_state,
-        kept,
-    )
+    arrays = (counts, evaluated)
+    best_arrays = (best_score, best_rank, best_state, kept)
+    starts, ends = np.ascontiguousarray(starts), np.ascontiguousarray(ends)
+    if prune:
+        kernels.module.run_pruned(
+            starts,
+            ends,
+            kernels.params,
+            kernels.space_args,
+            kernels.tables,
+            kernels.groups,
+            kernels.scored,
+            *arrays,
+            pruned,
+            *best_arrays,
+        )
+    else:
+        kernels.module.run_scanned(
+            starts,
+            ends,
+            kernels.params,
+            kernels.space_args,
+            kernels.scored,
+            *arrays,
+            *best_arrays,
+        )
     best = [
         (float(best_score[b, i]), int(best_rank[b, i]), best_state[b, i].tolist())
         for b in range(n)

@@ -7,8 +7,16 @@ generated module, where the names it leaves free are that problem's own kernels:
     space_subtree(x, depth, S), space_first(x, p, S), space_next(x, p, S)
                                           the ranked space (spaces/codegen.py)
     check_full(x, P) -> bool              every constraint, on a complete state
-    prefix_ok(x, d, P, T) -> bool         the terms that need exactly d leading positions
+    space_candidates(x, p, S) -> uint64   the values x[p] can take after x[:p] (MASK_WALK)
+    space_uniform(x, p, S) -> bool        subtree sizes under x[p] do not depend on its value
+    prefix_ok(x, d, P, T, A) -> bool      the terms that need exactly d leading positions
+                                          (A: per-depth scratch of the distinct checks)
+    forward(x, d, P, T, A) -> uint64      values x[d] must avoid given x[:d] (MASK_WALK)
     score(x, P) -> float                  the objective, oriented so that larger is better
+    WALK_NRT                              False when the kernels allocate nothing, so the
+                                          depth-first walk runs without numba's runtime
+    MASK_WALK                             True when every value is below 64: the walk then
+                                          pops candidate values from masks
 
 Numba compiles and caches the module, inlining the kernels into this loop; passing
 them as arguments instead would miss the cache on every run (see DESIGN.md, Numba).
@@ -20,7 +28,7 @@ import numpy as np
 from numba import njit, prange
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=WALK_NRT)
 def _offer(b, rank, value, x, best_score, best_rank, best_state, kept):
     """Insert (value, rank, x) into block b's top list; ties keep the smaller rank."""
     k = best_score.shape[1]
@@ -32,11 +40,13 @@ def _offer(b, rank, value, x, best_score, best_rank, best_state, kept):
         if at < k:
             best_score[b, at] = best_score[b, at - 1]
             best_rank[b, at] = best_rank[b, at - 1]
-            best_state[b, at, :] = best_state[b, at - 1, :]
+            for p in range(x.shape[0]):
+                best_state[b, at, p] = best_state[b, at - 1, p]
         at -= 1
     best_score[b, at] = value
     best_rank[b, at] = rank
-    best_state[b, at, :] = x
+    for p in range(x.shape[0]):
+        best_state[b, at, p] = x[p]
     if n < k:
         kept[b] = n + 1
 
@@ -57,16 +67,39 @@ def _scan_block(b, start, end, P, S, scored, counts, evaluated, bs, br, bx, kept
 
 
 @njit(cache=True)
-def _prune_block(b, start, end, P, S, T, scored, counts, evaluated, pruned, bs, br, bx, kept):
+def _prune_block(
+    b, start, end, P, S, T, groups, scored, counts, evaluated, pruned, bs, br, bx, kept
+):
+    """Allocate the walk's scratch once per block, then walk."""
+    length = bx.shape[2]
+    x = np.zeros(length, np.int64)
+    lo = np.zeros(length, np.int64)
+    masks = np.zeros((length + 1, groups), np.uint64)
+    tally = np.zeros(3, np.int64)
+    if MASK_WALK:
+        todo = np.zeros(length, np.uint64)
+        keep = np.zeros(length, np.uint64)
+        _mask_walk(
+            b, start, end, P, S, T, scored, bs, br, bx, kept, x, lo, masks, todo, keep, tally
+        )
+    else:
+        _prune_walk(b, start, end, P, S, T, scored, bs, br, bx, kept, x, lo, masks, tally)
+    counts[b] = tally[0]
+    evaluated[b] = tally[1]
+    pruned[b] = tally[2]
+
+
+@njit(cache=True, _nrt=WALK_NRT)
+def _prune_walk(b, start, end, P, S, T, scored, bs, br, bx, kept, x, lo, masks, tally):
     """Depth-first over the prefix tree, restricted to ranks [start, end).
 
     Position d is set by space_first/space_next only; a prefix whose new terms fail
-    is skipped whole, its subtree size added to `pruned`. lo[d] is the first rank
-    under the prefix x[:d+1], so a leaf's rank is known without calling rank().
+    is skipped whole, its subtree size added to the pruned count. lo[d] is the first
+    rank under the prefix x[:d+1], so a leaf's rank is known without calling rank().
+    Compiled without numba's runtime (no reference counting) when nothing allocates:
+    every array it touches is passed in.
     """
-    length = bx.shape[2]
-    x = np.empty(length, np.int64)
-    lo = np.zeros(length, np.int64)
+    length = x.shape[0]
     found = 0
     leaves = 0
     skipped = 0
@@ -78,7 +111,7 @@ def _prune_block(b, start, end, P, S, T, scored, counts, evaluated, pruned, bs, 
             break
         last = first + space_subtree(x, d + 1, S)
         if last > start:
-            if prefix_ok(x, d + 1, P, T):
+            if prefix_ok(x, d + 1, P, T, masks):
                 if d + 1 < length:
                     d += 1
                     lo[d] = first
@@ -97,31 +130,108 @@ def _prune_block(b, start, end, P, S, T, scored, counts, evaluated, pruned, bs, 
             d -= 1
             lo[d] += space_subtree(x, d + 1, S)
             live = space_next(x, d, S)
-    counts[b] = found
-    evaluated[b] = leaves
-    pruned[b] = skipped
+    tally[0] = found
+    tally[1] = leaves
+    tally[2] = skipped
+
+
+@njit(cache=True, inline="always")
+def _overlap(first, last, start, end):
+    """How many of the ranks [first, last) lie in [start, end)."""
+    return max(min(last, end) - max(first, start), 0)
+
+
+@njit(cache=True, _nrt=WALK_NRT)
+def _mask_walk(b, start, end, P, S, T, scored, bs, br, bx, kept, x, lo, masks, todo, keep, tally):
+    """The depth-first walk where every value fits a mask (MASK_WALK).
+
+    todo[d] holds the values x[d] has yet to take, keep[d] those the forward check (values a
+    distinct group already holds) leaves; passed-over values count as pruned. lo[d] is the
+    first rank of the current child at depth d, advanced past each child as it is left.
+    """
+    length = x.shape[0]
+    found = 0
+    leaves = 0
+    skipped = 0
+    d = 0
+    lo[0] = 0
+    todo[0] = space_candidates(x, 0, S)
+    keep[0] = todo[0] & ~forward(x, 0, P, T, masks)
+    while lo[d] < end:
+        open_ = todo[d] & keep[d]
+        bit = open_ & (~open_ + np.uint64(1))
+        passed = todo[d] & (bit - np.uint64(1)) if open_ != 0 else todo[d]
+        if passed != 0 and space_uniform(x, d, S):
+            x[d] = popcount((passed & (~passed + np.uint64(1))) - np.uint64(1))
+            size = space_subtree(x, d + 1, S) * popcount(passed)
+            skipped += _overlap(lo[d], lo[d] + size, start, end)
+            lo[d] += size
+            passed = np.uint64(0)
+        while passed != 0:
+            low = passed & (~passed + np.uint64(1))
+            passed ^= low
+            x[d] = popcount(low - np.uint64(1))
+            size = space_subtree(x, d + 1, S)
+            skipped += _overlap(lo[d], lo[d] + size, start, end)
+            lo[d] += size
+        if open_ == 0:
+            if d == 0:
+                break
+            d -= 1
+            lo[d] = lo[d + 1]
+            continue
+        todo[d] &= ~(bit | (bit - np.uint64(1)))
+        x[d] = popcount(bit - np.uint64(1))
+        first = lo[d]
+        if first >= end:
+            break
+        last = first + space_subtree(x, d + 1, S)
+        if last > start:
+            if prefix_ok(x, d + 1, P, T, masks):
+                if d + 1 < length:
+                    d += 1
+                    lo[d] = first
+                    todo[d] = space_candidates(x, d, S)
+                    keep[d] = todo[d] & ~forward(x, d, P, T, masks)
+                    continue
+                leaves += 1
+                found += 1
+                _offer(b, first, score(x, P) if scored else 0.0, x, bs, br, bx, kept)
+            elif d + 1 == length:
+                leaves += 1
+            else:
+                skipped += _overlap(first, last, start, end)
+        lo[d] = last
+    tally[0] = found
+    tally[1] = leaves
+    tally[2] = skipped
 
 
 @njit(cache=True, parallel=True)
-def run_blocks(starts, ends, P, S, T, prune, scored, counts, evaluated, pruned, bs, br, bx, kept):
-    """Run every block [starts[b], ends[b]) in parallel; block b writes only slot b."""
+def run_pruned(starts, ends, P, S, T, groups, scored, counts, evaluated, pruned, bs, br, bx, kept):
+    """Walk every block [starts[b], ends[b]) in parallel; block b writes only slot b."""
     for b in prange(starts.shape[0]):
-        if prune:
-            _prune_block(
-                b,
-                starts[b],
-                ends[b],
-                P,
-                S,
-                T,
-                scored,
-                counts,
-                evaluated,
-                pruned,
-                bs,
-                br,
-                bx,
-                kept,
-            )
-        else:
-            _scan_block(b, starts[b], ends[b], P, S, scored, counts, evaluated, bs, br, bx, kept)
+        _prune_block(
+            b,
+            starts[b],
+            ends[b],
+            P,
+            S,
+            T,
+            groups,
+            scored,
+            counts,
+            evaluated,
+            pruned,
+            bs,
+            br,
+            bx,
+            kept,
+        )
+
+
+@njit(cache=True, parallel=True)
+def run_scanned(starts, ends, P, S, scored, counts, evaluated, bs, br, bx, kept):
+    """Scan every block [starts[b], ends[b]) in parallel; block b writes only slot b."""
+    for b in prange(starts.shape[0]):
+        _scan_block(b, starts[b], ends[b], P, S, scored, counts, evaluated, bs, br, bx, kept)

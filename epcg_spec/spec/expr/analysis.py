@@ -79,7 +79,9 @@ class TermFamily:
 
 @dataclass
 class DistinctFamily:
-    """Groups of items that must be pairwise distinct; rows are (group, depth, *values)."""
+    """Groups of items that must be pairwise distinct; rows are (group, depth, forward,
+    *values), `forward` 1 where the item is its newest position plus terms known before it
+    (so the values that position must avoid can be read off the group's mask)."""
 
     node: Aggregate
     variables: tuple[str, ...]
@@ -323,9 +325,42 @@ class Analyzer:
                 lo, hi = _bounds(item)
                 family.lo = lo if family.lo is None else min(family.lo, lo)
                 family.hi = hi if family.hi is None else max(family.hi, hi)
-                family.rows.append((group, depth, *(binding[v] for v in family.variables)))
+                forward = not family.guards and not reads.unknown and reads.deepest >= 0
+                forward = forward and self.slope(e.body, binding, reads.deepest) == 1
+                values = (binding[v] for v in family.variables)
+                family.rows.append((group, depth, int(forward), *values))
             return
         self._term(e, (), env, variables, terms)
+
+    def slope(self, e: Expr, env: dict[str, int], position: int) -> int | None:
+        """The coefficient of state position `position` in `e`, if `e` is affine in it
+        (None otherwise); positions other than `position` count as constants."""
+        if isinstance(e, Index):
+            array = self.symbols[e.target.id]
+            index = self.value(e.index, env, Reads())
+            if isinstance(index, Span) or reads_state(e.index, self.symbols):
+                return None
+            return 1 if array.offset + int(index) == position else 0
+        if isinstance(e, Unary) and e.op == "-":
+            inner = self.slope(e.operand, env, position)
+            return None if inner is None else -inner
+        if isinstance(e, Binary) and e.op in ("+", "-"):
+            left, right = self.slope(e.left, env, position), self.slope(e.right, env, position)
+            if left is None or right is None:
+                return None
+            return left + right if e.op == "+" else left - right
+        if isinstance(e, Binary) and e.op == "*":
+            for factor, other in ((e.left, e.right), (e.right, e.left)):
+                if not reads_state(factor, self.symbols):
+                    inner = self.slope(other, env, position)
+                    scale = self.value(factor, env, Reads())
+                    return None if inner is None else inner * int(scale)
+            return None
+        reads = Reads()
+        self.value(e, env, reads)
+        if reads.unknown:
+            return None
+        return 0 if reads.deepest < position else None
 
     def _term(self, body, guards, env, variables, terms) -> None:
         family = terms.setdefault(id(body), TermFamily(body, guards, variables))

@@ -24,7 +24,7 @@ from .ast import (
 )
 from .check import FLOAT, ArraySymbol, ParamSymbol, Symbol, result_type
 
-NJIT = '@njit(cache=True, error_model="numpy")'
+NJIT = '@njit(cache=True, error_model="numpy", inline="always")'
 MASK_BITS = 64
 
 
@@ -39,13 +39,26 @@ def signature(variables: tuple[str, ...]) -> str:
 
 
 class ExpressionWriter:
-    """Writes expressions as Python source, collecting the helper functions they need."""
+    """Writes expressions as Python source, collecting the helper functions they need.
+
+    Numbers that depend on the params (the low end of a distinct's values, a buffer's size)
+    are not written into the source: they go to `constants`, read as P[slot] after the
+    params, so one compiled module serves every value of the params.
+    """
 
     def __init__(self, symbols: dict[str, Symbol], facts: dict[int, AggregateFacts], prefix: str):
         self.symbols = symbols
         self.facts = facts
         self.prefix = prefix
         self.functions: list[str] = []
+        self.allocates = False
+        self.constants: list[int] = []
+        self.first_slot = sum(isinstance(s, ParamSymbol) for s in symbols.values())
+
+    def constant(self, value: int) -> str:
+        """Source reading `value` from the parameter array."""
+        self.constants.append(int(value))
+        return f"P[{self.first_slot + len(self.constants) - 1}]"
 
     def function(self, name: str, variables: tuple[str, ...], body: list[str]) -> None:
         """Add a generated @njit function with the standard signature."""
@@ -153,21 +166,23 @@ class ExpressionWriter:
         return self._distinct(e)
 
     def _distinct(self, e: Aggregate):
-        facts = self.facts[id(e)]
+        facts = self.facts.get(id(e), AggregateFacts(lo=0, hi=0))
         lo, hi = facts.lo, facts.hi
         if lo is not None and hi is not None and hi - lo < MASK_BITS:
+            low = self.constant(lo)
             return (
                 ["seen = np.uint64(0)"],
                 [
-                    f"bit = np.uint64(1) << np.uint64({{value}} - {int(lo)})",
+                    f"bit = np.uint64(1) << np.uint64({{value}} - {low})",
                     "if (seen & bit) != np.uint64(0):",
                     "    return False",
                     "seen |= bit",
                 ],
                 ["return True"],
             )
+        self.allocates = True
         return (
-            [f"buf = np.empty({max(facts.max_terms, 1)}, np.int64)", "used = 0"],
+            [f"buf = np.empty({self.constant(max(facts.max_terms, 1))}, np.int64)", "used = 0"],
             [
                 "val = {value}",
                 "for k in range(used):",

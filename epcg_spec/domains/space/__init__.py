@@ -1,0 +1,27 @@
+"""`kind: space`: a ranked state space, declarative constraints and an objective."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...spec.document import Document
+from .load import load_space_spec
+from .model import SpaceSpec
+from .problem import SpaceProblem
+
+
+class SpaceDomain:
+    kind = "space"
+    schema = "space.schema.json"
+    summary = "a ranked state space with constraints and an objective, enumerated exhaustively"
+    formats = ()
+    options = ()
+
+    def load(self, doc: Document, params: dict[str, Any]) -> SpaceSpec:
+        return load_space_spec(doc, params)
+
+    def compile(self, spec: SpaceSpec) -> SpaceProblem:
+        return SpaceProblem(spec)
+
+
+DOMAIN = SpaceDomain()

@@ -1,0 +1,277 @@
+"""A schema-valid `kind: space` document to a SpaceSpec, with every semantic check."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+from typing import Any
+
+from ...errors import Diagnostic, EpcgError, SpaceTooLarge, SpecError
+from ...spaces import ProductSpace, RankedSpace, make_space
+from ...spec.document import Document
+from ...spec.document import Path as DocPath
+from ...spec.expr.analysis import Analyzer, Reads
+from ...spec.expr.ast import parse_expression
+from ...spec.expr.check import BOOL, FLOAT, ArraySymbol, ExprProblem, check
+from ...spec.grammar import SyntaxProblem
+from ...spec.params import expression_problem, integer_field, param_symbols, resolve_params
+from .model import Condition, Pruning, SpaceSpec, UserFunction
+
+DEFAULT_ARRAY = "x"
+DEFAULT_TOP = 10
+_SIZE_FIELDS = {
+    "combination": ("n", "k"),
+    "permutation": ("n",),
+    "k-permutation": ("n", "k"),
+    "multiset": ("n", "k"),
+    "power": ("base", "k"),
+}
+
+
+def load_space_spec(doc: Document, overrides: dict[str, Any]) -> SpaceSpec:
+    data = doc.data
+    params = resolve_params(doc, overrides)
+    space, arrays = _space(doc, params)
+    symbols = {**param_symbols(params), **{a.name: a for a in arrays}}
+    problems: list[Diagnostic] = []
+    analyzer = Analyzer(symbols, space.length)
+    constraints = [
+        c
+        for i, item in enumerate(data.get("constraints") or [])
+        if (
+            c := _condition(
+                doc,
+                ("constraints", i),
+                item,
+                f"constraint {i + 1}",
+                symbols,
+                analyzer,
+                BOOL,
+                problems,
+            )
+        )
+    ]
+    objective, sense = _objective(doc, symbols, analyzer, problems)
+    if problems:
+        raise SpecError(problems)
+    search = data.get("search") or {}
+    prune = search.get("prune", True) and space.prefix_ordered and space.length > 0
+    try:
+        space.check_fits()
+    except SpaceTooLarge as exc:
+        raise SpecError(doc.diag(("space",), str(exc))) from None
+    spec = SpaceSpec(
+        document=doc,
+        name=data.get("name") or Path(doc.source).stem,
+        description=data.get("description", ""),
+        params=params,
+        space=space,
+        arrays=arrays,
+        symbols=symbols,
+        constraints=constraints,
+        objective=objective,
+        sense=sense,
+        prune=prune,
+        top=search.get("top", DEFAULT_TOP),
+        analyzer=analyzer,
+        pruning=Pruning(),
+    )
+    if prune:
+        _split_for_pruning(spec)
+    return spec
+
+
+def _space(doc: Document, params: dict[str, int]) -> tuple[RankedSpace, list[ArraySymbol]]:
+    node = doc.data["space"]
+    if node["type"] != "product":
+        space = _lone_space(doc, ("space",), params)
+        name = node.get("name", DEFAULT_ARRAY)
+        return space, [_array(doc, ("space",), params, name, space, 0)]
+    factors, arrays, offset = [], [], 0
+    for i, factor in enumerate(node["factors"]):
+        path = ("space", "factors", i)
+        if factor["type"] == "product":
+            raise SpecError(
+                doc.diag(
+                    (*path, "type"),
+                    "a product cannot contain a product",
+                    "list all factors in one product",
+                )
+            )
+        name = factor.get("name", f"{DEFAULT_ARRAY}{i}")
+        if any(a.name == name for a in arrays):
+            raise SpecError(
+                doc.diag(
+                    (*path, "name"),
+                    f"two factors are named '{name}'",
+                    "give each factor its own name",
+                )
+            )
+        space = _lone_space(doc, path, params)
+        factors.append((name, space))
+        arrays.append(_array(doc, path, params, name, space, offset))
+        offset += space.length
+    return ProductSpace(factors), arrays
+
+
+def _lone_space(doc: Document, path: DocPath, params: dict[str, int]) -> RankedSpace:
+    node = doc.get(path)
+    kind = node["type"]
+    for key in ("factors", "order", "radices", "base", "n", "k"):
+        if key in node and key not in _allowed_keys(kind):
+            raise SpecError(
+                doc.diag(
+                    (*path, key),
+                    f"'{key}' does not apply to a {kind} space",
+                    f"a {kind} space takes: {', '.join(_allowed_keys(kind))}",
+                    key=True,
+                )
+            )
+    try:
+        if kind == "radix":
+            radices = [
+                integer_field(doc, (*path, "radices", i), params)
+                for i in range(len(node["radices"]))
+            ]
+            return make_space("radix", radices=radices)
+        values = {key: integer_field(doc, (*path, key), params) for key in _SIZE_FIELDS[kind]}
+        if kind == "power":
+            values = {"p": values["base"], "k": values["k"]}
+        if kind == "permutation":
+            values["order"] = node.get("order", "lex")
+        return make_space(kind, **values)
+    except ValueError as exc:
+        raise SpecError(doc.diag(path, f"invalid {kind} space: {exc}")) from None
+
+
+def _allowed_keys(kind: str) -> tuple[str, ...]:
+    extra = {"permutation": ("order",), "radix": ("radices",)}.get(kind, ())
+    return (*_SIZE_FIELDS.get(kind, ()), *extra)
+
+
+def _array(doc, path, params, name, space: RankedSpace, offset: int) -> ArraySymbol:
+    start = integer_field(doc, (*path, "start"), params) if "start" in doc.get(path) else 0
+    bounds = [space.value_range(p) for p in range(space.length)]
+    lo = min((b[0] for b in bounds), default=0) + start
+    hi = max((b[1] for b in bounds), default=0) + start
+    if name in params:
+        raise SpecError(
+            doc.diag(
+                (*path, "name"), f"'{name}' is both a param and a state array", "rename one of them"
+            )
+        )
+    return ArraySymbol(name, offset, space.length, lo, hi, start)
+
+
+def _condition(doc, path, item, default_name, symbols, analyzer, want, problems):
+    if isinstance(item, str):
+        item, text_path = {"expr": item}, path
+    else:
+        text_path = (*path, "expr")
+    name = item.get("name", default_name)
+    if "python" in item:
+        try:
+            return Condition(
+                name, path, user=_user_function(doc, (*path, "python"), item["python"])
+            )
+        except EpcgError as exc:
+            problems.extend(getattr(exc, "diagnostics", []))
+            return None
+    text = item["expr"]
+    try:
+        expr = parse_expression(text)
+        found = check(expr, symbols, want)
+        if found:
+            problems.extend(expression_problem(doc, text_path, p) for p in found)
+            return None
+        analyzer.value(expr, {}, Reads())
+    except (SyntaxProblem, ExprProblem) as problem:
+        problems.append(expression_problem(doc, text_path, problem))
+        return None
+    return Condition(name, text_path, text=text, expr=expr)
+
+
+def _objective(doc, symbols, analyzer, problems) -> tuple[Condition | None, str]:
+    node = doc.data.get("objective")
+    if not node:
+        return None, "maximize"
+    senses = [key for key in ("maximize", "minimize") if key in node]
+    if len(senses) > 1 or (senses and "python" in node) or ("python" in node) != ("sense" in node):
+        problems.append(
+            doc.diag(
+                ("objective",),
+                "an objective is either 'maximize: EXPR', 'minimize: EXPR', "
+                "or 'python: module:function' with 'sense'",
+            )
+        )
+        return None, "maximize"
+    if "python" in node:
+        item = {"python": node["python"], "name": "objective"}
+        return _condition(
+            doc, ("objective",), item, "objective", symbols, analyzer, FLOAT, problems
+        ), node["sense"]
+    sense = senses[0]
+    condition = _condition(
+        doc, ("objective", sense), node[sense], "objective", symbols, analyzer, FLOAT, problems
+    )
+    return condition, sense
+
+
+def _user_function(doc: Document, path: DocPath, target: str) -> UserFunction:
+    module_name, _, function = target.partition(":")
+    folder = Path(doc.source).resolve().parent
+    sys.path.insert(0, str(folder))
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as exc:
+        raise SpecError(
+            doc.diag(
+                path,
+                f"cannot import {module_name!r}: {exc}",
+                f"put {module_name}.py beside the spec",
+            )
+        ) from None
+    finally:
+        sys.path.remove(str(folder))
+    if not callable(getattr(module, function, None)):
+        raise SpecError(doc.diag(path, f"{module_name} has no function {function!r}"))
+    return UserFunction(module_name, function, folder)
+
+
+def _split_for_pruning(spec: SpaceSpec) -> None:
+    """Split each expression constraint into terms checked as soon as their depth is set."""
+    terms, distincts = {}, {}
+    length = spec.space.length
+    for condition in spec.constraints:
+        if condition.expr is None:
+            spec.pruning.usable[condition.name] = (
+                f"no: a Python function, checked at depth {length}"
+            )
+            continue
+        before = _term_rows(terms, distincts)
+        spec.analyzer.decompose(condition.expr, {}, (), terms, distincts)
+        depths = sorted(
+            {row[0] for row in _new_rows(terms, before)}
+            | {row[1] for row in _new_rows(distincts, before)}
+        )
+        usable = [d for d in depths if d < length]
+        spec.pruning.usable[condition.name] = (
+            f"yes: terms checked from depth {usable[0]} of {length}"
+            if usable
+            else f"no: it reads the whole state (checked at depth {length})"
+        )
+    spec.pruning.terms = list(terms.values())
+    spec.pruning.distincts = list(distincts.values())
+
+
+def _term_rows(terms, distincts) -> dict[int, int]:
+    return {
+        **{k: len(f.rows) for k, f in terms.items()},
+        **{k: len(f.rows) for k, f in distincts.items()},
+    }
+
+
+def _new_rows(families, before):
+    for key, family in families.items():
+        yield from family.rows[before.get(key, 0) :]

@@ -1,0 +1,84 @@
+"""One answer whatever the route: pruning or not, threads, shards, interruption."""
+
+import json
+
+import pytest
+
+from epcg_spec.cli.main import main
+from epcg_spec.compile.protocols import RunContext
+from epcg_spec.errors import Interrupted
+from epcg_spec.search import exhaustive
+from tests.domains.space.helpers import SPECS, problem_of, run
+
+
+def _content(result: dict) -> dict:
+    """Everything but the timing and the pruning route."""
+    return {k: v for k, v in result.items() if k not in ("seconds", "evaluated", "pruned")}
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        ("n-queens", {"n": 8}),
+        ("golomb-ruler", {"marks": 4, "max_length": 9}),
+        ("langford", {"n": 4}),
+    ],
+)
+def test_pruning_changes_nothing_but_the_work(name, params):
+    pruned = run(name, **params)
+    scanned = run(name, RunContext(options={"no_prune": True}), **params)
+    assert _content(pruned) == _content(scanned)
+    assert scanned["evaluated"] == scanned["space_size"] and scanned["pruned"] == 0
+    assert pruned["evaluated"] + pruned["pruned"] == pruned["space_size"]
+    assert pruned["evaluated"] < scanned["evaluated"]
+
+
+def test_thread_count_does_not_change_a_byte():
+    one = run("costas-array", RunContext(threads=1), n=9)
+    two = run("costas-array", RunContext(threads=2), n=9)
+    assert one.pop("seconds") >= 0 and two.pop("seconds") >= 0
+    assert json.dumps(one) == json.dumps(two)
+
+
+def test_shards_merge_to_the_single_run(tmp_path, capsys):
+    spec = str(SPECS / "n-queens.yaml")
+    whole = tmp_path / "whole"
+    assert main(["build", spec, "--param", "n=9", "--out", str(whole), "-q"]) == 0
+    parts = []
+    for i in range(3):
+        out = tmp_path / f"shard{i}"
+        assert (
+            main(["build", spec, "--param", "n=9", "--shard", f"{i}/3", "--out", str(out), "-q"])
+            == 0
+        )
+        parts.append(str(out / "result.json"))
+    merged = tmp_path / "merged"
+    assert main(["merge", *parts, "--out", str(merged)]) == 0
+    capsys.readouterr()
+    expected = json.loads((whole / "result.json").read_text())
+    got = json.loads((merged / "result.json").read_text())
+    assert _content(got) == _content(expected)
+    assert got["evaluated"] + got["pruned"] == expected["space_size"]
+
+
+def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path, monkeypatch):
+    problem = problem_of("n-queens", n=10)
+    expected = problem.run(RunContext(threads=1)).result
+    real_chunk, calls = exhaustive._chunk, []
+
+    def interrupt_on_third_chunk(*args):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real_chunk(*args)
+
+    monkeypatch.setattr(exhaustive, "_chunk", interrupt_on_third_chunk)
+    monkeypatch.setattr(exhaustive, "CHECKPOINT_SECONDS", 0.0)
+    with pytest.raises(Interrupted, match="--resume"):
+        problem.run(RunContext(threads=1, work_dir=tmp_path))
+    assert (tmp_path / ".checkpoint.json").exists()
+    monkeypatch.setattr(exhaustive, "_chunk", real_chunk)
+    resumed = problem.run(RunContext(threads=1, work_dir=tmp_path, resume=True)).result
+    assert _content(resumed) == _content(expected)
+    assert resumed["evaluated"] + resumed["pruned"] == expected["space_size"]
+    assert not (tmp_path / ".checkpoint.json").exists()
