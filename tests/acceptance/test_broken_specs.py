@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from epcg_spec.cli.main import main
+from epcg_spec.compile.registry import kinds
 
 BROKEN = Path(__file__).parent / "broken"
 
@@ -22,7 +23,7 @@ EXPECTED = {
         "4:10: unexpected '='; write '==' to compare, or ':' between a key and its value"
     ),
     "index-out-of-range.yaml": ("5:11: index 6 is out of range for q (positions 0..5) when i = 5"),
-    "missing-kind.yaml": ("1:1: the spec has no 'kind'; add 'kind: ...', one of: space"),
+    "missing-kind.yaml": ("1:1: the spec has no 'kind'; add 'kind: ...', one of: {kinds}"),
     "missing-required.yaml": ("3:3: space is missing the required key 'k'"),
     "not-a-condition.yaml": ("5:11: this is an integer, but a condition is needed here"),
     "out-of-range-value.yaml": ("4:8: search.top is -1, out of range: it must be >= 0"),
@@ -43,10 +44,15 @@ EXPECTED = {
     "unknown-key.yaml": (
         "3:1: unknown key 'constraint' in the spec; did you mean 'constraints'? (valid keys: constraints, description, kind, name, objective, params, search, space)"
     ),
-    "unknown-kind.yaml": ("1:7: unknown kind 'spaces'; did you mean 'space'? (kinds: space)"),
+    "unknown-kind.yaml": ("1:7: unknown kind 'spaces'; did you mean 'space'? (kinds: {kinds})"),
     "unknown-name.yaml": ("5:9: unknown name 'p' (known names: i, n, q)"),
     "wrong-type.yaml": ('4:8: search.top must be an integer, not "ten"'),
 }
+
+
+def _expected(name: str) -> str:
+    """The expected line; messages that list the spec kinds list the registered ones."""
+    return EXPECTED[name].replace("{kinds}", ", ".join(kinds()))
 
 
 def test_the_corpus_has_an_expectation_for_every_file():
@@ -58,7 +64,7 @@ def test_validate_reports_exactly_one_located_line(name, capsys):
     code = main(["validate", "--quiet", str(BROKEN / name)])
     out, err = capsys.readouterr()
     assert code == 1
-    assert out.splitlines() == [f"{BROKEN / name}:{EXPECTED[name]}"]
+    assert out.splitlines() == [f"{BROKEN / name}:{_expected(name)}"]
     assert "Traceback" not in out + err
 
 
@@ -68,5 +74,5 @@ def test_build_of_a_broken_spec_writes_nothing(name, tmp_path, capsys):
     code = main(["build", str(BROKEN / name), "--out", str(out_dir)])
     _, err = capsys.readouterr()
     assert code == 1
-    assert err.splitlines() == [f"{BROKEN / name}:{EXPECTED[name]}"]
+    assert err.splitlines() == [f"{BROKEN / name}:{_expected(name)}"]
     assert not out_dir.exists()

@@ -100,9 +100,9 @@ def result_type(expr: Expr, symbols: dict[str, Symbol], loops: tuple[str, ...] =
 
 
 def reads_state(expr: Expr, symbols: dict[str, Symbol]) -> bool:
-    """True if evaluating `expr` reads a state array."""
+    """True if evaluating `expr` reads a state array (len() of an array does not)."""
     return any(
-        isinstance(node, Name) and isinstance(symbols.get(node.id), ArraySymbol)
+        isinstance(node, Index) and isinstance(symbols.get(node.target.id), ArraySymbol)
         for node in walk(expr)
     )
 

@@ -1,0 +1,113 @@
+"""The command line as a user meets it: exit codes, outputs, messages."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from epcg_spec.cli.main import main
+from epcg_spec.spec.dsl import load_dsl
+from epcg_spec.spec.schema import validate_data
+
+SPECS = Path(__file__).resolve().parents[2] / "specs"
+QUEENS = str(SPECS / "n-queens.yaml")
+
+
+def test_every_example_spec_validates(capsys):
+    assert main(["validate", str(SPECS)]) == 0
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert " 0 invalid" in err
+
+
+def test_count_states_the_exact_size_and_the_constrained_count(capsys):
+    assert main(["count", QUEENS]) == 0
+    assert "permutation 8! = 40,320 states" in capsys.readouterr().out
+    assert main(["count", QUEENS, "--constrained", "--param", "n=6"]) == 0
+    assert "4 meet every constraint" in capsys.readouterr().out
+
+
+def test_build_writes_a_schema_valid_result_and_prints_json(tmp_path, capsys):
+    assert main(["build", QUEENS, "--out", str(tmp_path), "--json", "-q"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    written = json.loads((tmp_path / "result.json").read_text())
+    assert printed == written
+    assert validate_data(written, "result.schema.json") == []
+    assert written["count"] == 92 and written["kind"] == "space"
+    assert [b["rank"] for b in written["best"]] == sorted(b["rank"] for b in written["best"])
+
+
+def test_sample_by_rank_counts_negative_ranks_from_the_end(capsys):
+    assert main(["sample", QUEENS, "--rank", "0", "--rank", "-1"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "0: q = 0 1 2 3 4 5 6 7",
+        "40319: q = 7 6 5 4 3 2 1 0",
+    ]
+    assert main(["sample", QUEENS, "--rank", "40320"]) == 2
+    assert "out of range" in capsys.readouterr().err
+
+
+def test_explain_says_which_constraints_prune_on_prefixes(capsys):
+    assert main(["explain", QUEENS]) == 0
+    out = capsys.readouterr().out
+    assert "usable on prefixes" in out and "yes: terms checked from depth" in out
+    assert "estimated memory" in out
+
+
+def test_fmt_converts_to_dsl_and_back(tmp_path, capsys):
+    dsl = tmp_path / "q.epcg"
+    assert main(["fmt", QUEENS, "--to", "dsl", "-o", str(dsl)]) == 0
+    assert "distinct(q[i] + i for i in range(n))" in dsl.read_text()
+    assert main(["fmt", str(dsl), "--to", "yaml"]) == 0
+    yaml_text = capsys.readouterr().out
+    assert yaml_text.startswith("# yaml-language-server: $schema=../schemas/space.schema.json")
+    assert load_dsl(dsl.read_text(), "q.epcg").data["name"] == "n-queens"
+    assert main(["count", str(dsl), "--constrained", "--param", "n=5"]) == 0
+    assert "10 meet every constraint" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["build", QUEENS, "--param", "m=3"], "the spec has no such param"),
+        (["build", QUEENS, "--param", "n"], "write NAME=VALUE"),
+        (["build", QUEENS, "--shard", "3/2"], "--shard '3/2'"),
+        (["build", "no-such-spec.yaml"], "no such file"),
+        (["build", QUEENS, "--frobnicate"], "No such option"),
+        (["count", str(SPECS)], "is a folder"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_clear_line(argv, message, capsys):
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert message in err
+    assert "Traceback" not in out + err
+
+
+def test_an_internal_error_exits_3_and_keeps_the_traceback_in_a_log(monkeypatch, tmp_path, capsys):
+    from epcg_spec.domains.space import problem
+
+    def broken(self, ctx):
+        raise RuntimeError("boom")
+
+    monkeypatch.setenv("EPCG_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(problem.SpaceProblem, "run", broken)
+    assert main(["build", QUEENS, "--out", str(tmp_path / "out")]) == 3
+    err = capsys.readouterr().err
+    assert "internal error: RuntimeError: boom" in err and "Traceback" not in err
+    (log,) = (tmp_path / "logs").glob("crash-*.log")
+    assert "RuntimeError: boom" in log.read_text()
+    assert not (tmp_path / "out").exists()
+
+
+def test_kinds_lists_the_registered_kinds(capsys):
+    assert main(["kinds"]) == 0
+    assert "space" in capsys.readouterr().out
+
+
+def test_the_readme_quick_start_builds_ten_queens(tmp_path, capsys):
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    command = next(line for line in readme.splitlines() if line.startswith("pip install . &&"))
+    argv = command.split("&& epcg-spec ", 1)[1].split()
+    assert main([*argv, "--out", str(tmp_path), "-q"]) == 0
+    assert json.loads((tmp_path / "result.json").read_text())["count"] == 724
