@@ -30,7 +30,8 @@ def module_source(spec: SpaceSpec) -> tuple[list[str], list[str], tuple, int, li
     else:
         score = "0.0"
     writer.function("score", (), [f"return {score}"])
-    tables, groups = _prefix_check(writer, spec)
+    user_checks = [n for n, c in zip(names, spec.constraints, strict=True) if c.user is not None]
+    tables, groups = _prefix_check(writer, spec, user_checks)
     walk_nrt = writer.allocates or bool(users)
     parts = [
         space_source,
@@ -54,16 +55,22 @@ def _condition(writer: ExpressionWriter, name: str, condition: Condition, users,
     return name
 
 
-def _prefix_check(writer: ExpressionWriter, spec: SpaceSpec) -> tuple[tuple, int]:
+def _prefix_check(
+    writer: ExpressionWriter, spec: SpaceSpec, user_checks: list[str]
+) -> tuple[tuple, int]:
     """Generate prefix_ok(x, d, P, T, A); return the tables T and the groups A needs.
 
     A holds, per depth and per distinct group (masks only), the bit mask of the group's
     values at that depth of the current path: a child reads its parent's mask and adds its
-    own new items, so a distinct check costs O(new items), not O(group).
+    own new items, so a distinct check costs O(new items), not O(group). Constraints
+    written as Python functions are checked on complete states only.
     """
     length = spec.space.length
     tables: list[np.ndarray] = []
     body: list[str] = []
+    if user_checks:
+        every = " and ".join(f"{name}(x, P)" for name in user_checks)
+        body += [f"if d == x.shape[0] and not ({every}):", "    return False"]
     groups = 0
     for k, family in enumerate(spec.pruning.terms):
         body += _term_loop(writer, k, family, len(tables))

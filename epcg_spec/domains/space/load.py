@@ -19,6 +19,7 @@ from ...spec.params import expression_problem, integer_field, param_symbols, res
 from .model import Condition, Pruning, SpaceSpec, UserFunction
 
 DEFAULT_ARRAY = "x"
+_USER_MODULES: set[str] = set()  # imported for a spec: re-imported from the next spec's folder
 DEFAULT_TOP = 10
 _SIZE_FIELDS = {
     "combination": ("n", "k"),
@@ -221,6 +222,8 @@ def _objective(doc, symbols, analyzer, problems) -> tuple[Condition | None, str]
 def _user_function(doc: Document, path: DocPath, target: str) -> UserFunction:
     module_name, _, function = target.partition(":")
     folder = Path(doc.source).resolve().parent
+    if module_name in _USER_MODULES:
+        sys.modules.pop(module_name, None)
     sys.path.insert(0, str(folder))
     try:
         module = importlib.import_module(module_name)
@@ -234,6 +237,7 @@ def _user_function(doc: Document, path: DocPath, target: str) -> UserFunction:
         ) from None
     finally:
         sys.path.remove(str(folder))
+    _USER_MODULES.add(module_name)
     if not callable(getattr(module, function, None)):
         raise SpecError(doc.diag(path, f"{module_name} has no function {function!r}"))
     return UserFunction(module_name, function, folder)

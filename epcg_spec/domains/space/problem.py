@@ -86,9 +86,15 @@ class SpaceProblem:
         if self._kernels is None:
             spec = self.spec
             imports, parts, tables, groups, constants = module_source(spec)
-            folders = {c.user.folder for c in (*spec.constraints, spec.objective) if c and c.user}
-            sys.path[:0] = [str(f) for f in folders]
-            module = generated_module(f"space spec {spec.name}", imports, parts)
+            folders = [
+                str(c.user.folder) for c in (*spec.constraints, spec.objective) if c and c.user
+            ]
+            sys.path[:0] = folders
+            try:
+                module = generated_module(f"space spec {spec.name}", imports, parts)
+            finally:
+                for folder in folders:
+                    sys.path.remove(folder)
             self._kernels = exhaustive.Kernels(
                 module=module,
                 length=spec.space.length,
