@@ -13,6 +13,10 @@ SAME = ("spec", "kind", "backend", "version", "seed", "space_size", "objective")
 def merge_results(results: list[dict[str, Any]]) -> RunOutput:
     """One result equal to what a single run over all shards would have written."""
     first = results[0]
+    if first.get("backend") != "exhaustive":
+        raise UsageError(
+            f"merge combines shards of exhaustive runs; this result is from {first.get('backend')}"
+        )
     for other in results[1:]:
         for key in SAME:
             if other.get(key) != first.get(key):
