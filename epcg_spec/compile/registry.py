@@ -8,7 +8,9 @@ from functools import cache
 from .protocols import CliOption, Domain, Format
 
 DOMAINS: dict[str, str] = {
+    "nested": "epcg_spec.domains.nested",
     "space": "epcg_spec.domains.space",
+    "tracery": "epcg_spec.domains.tracery",
 }
 
 

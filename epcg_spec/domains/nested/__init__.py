@@ -1,0 +1,31 @@
+"""`kind: nested`: Orteil-style element dictionaries, browsed lazily and deterministically."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...compile.protocols import CliOption
+from ...spec.document import Document
+from .load import load_nested_spec
+from .model import NestedSpec
+from .problem import NestedProblem
+
+
+class NestedDomain:
+    kind = "nested"
+    schema = "nested.schema.json"
+    summary = "nested element dictionaries (universe > galaxy > ...), made lazily from (seed, path)"
+    formats = ()
+    options = (
+        CliOption("at", "Start at the element at this path, e.g. universe/galaxy[2]", "PATH"),
+        CliOption("depth", "How many levels below it to show", "LEVELS"),
+    )
+
+    def load(self, doc: Document, params: dict[str, Any]) -> NestedSpec:
+        return load_nested_spec(doc, params)
+
+    def compile(self, spec: NestedSpec) -> NestedProblem:
+        return NestedProblem(spec)
+
+
+DOMAIN = NestedDomain()

@@ -1,0 +1,131 @@
+"""A schema-valid `kind: nested` document to a NestedSpec, with every semantic check."""
+
+from __future__ import annotations
+
+import difflib
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from ...errors import Diagnostic, SpecError, UsageError
+from ...spec.document import Document
+from ..tracery.compile import Rule
+from . import notation
+from .model import DEFAULT_DEPTH, ChildRule, ElementType, NestedSpec
+
+
+def load_nested_spec(doc: Document, params: dict[str, Any]) -> NestedSpec:
+    data = doc.data
+    if params:
+        raise UsageError(f"--param {next(iter(params))}: a nested spec has no params")
+    symbols = {
+        name: tuple(Rule(r) for r in (rules if isinstance(rules, list) else [rules]))
+        for name, rules in (data.get("grammar") or {}).items()
+    }
+    problems: list[Diagnostic] = []
+    own: dict[str, tuple[list[ChildRule], list[str]]] = {}
+    namings: dict[str, str] = {}
+    for type_name, node in data["types"].items():
+        path = ("types", type_name)
+        try:
+            own[type_name] = _children(node)
+        except ValueError as exc:
+            problems.append(doc.diag(path, str(exc)))
+            own[type_name] = ([], [])
+        namings[type_name] = _naming(type_name, node, symbols)
+    _check_names(doc, own, problems)
+    if data["root"] not in own:
+        problems.append(_unknown(doc, ("root",), data["root"], own))
+    if problems:
+        raise SpecError(problems)
+    types = {
+        name: ElementType(name, tuple(_flatten(doc, name, own, ())), namings[name]) for name in own
+    }
+    return NestedSpec(
+        name=data.get("name") or Path(doc.source).stem,
+        root=data["root"],
+        types=types,
+        symbols=symbols,
+        seed=data.get("seed", 0),
+        depth=data.get("depth", DEFAULT_DEPTH),
+        description=data.get("description", ""),
+    )
+
+
+def _children(node: Any) -> tuple[list[ChildRule], list[str]]:
+    """A type's own children and the types it inherits from."""
+    if isinstance(node, str):
+        return notation.compact(node)
+    rules: list[ChildRule] = []
+    inherited = list(node.get("inherit") or [])
+    for entry in node.get("children") or []:
+        if isinstance(entry, list):
+            rules.append(ChildRule(tuple(entry)))
+            continue
+        found = notation.orteil(entry)
+        if isinstance(found, str):
+            inherited.append(found)
+        else:
+            rules.append(found)
+    for kind in notation.KINDS:
+        for entry in node.get(kind) or []:
+            rules.append(_entry(entry, kind))
+    return rules, inherited
+
+
+def _entry(entry: Any, kind: str) -> ChildRule:
+    if isinstance(entry, str):
+        return notation.item(entry, kind)
+    lo, hi, chance = notation.amount(str(entry.get("count", "")), kind)
+    if "chance" in entry:
+        _, _, chance = notation.amount(str(entry["chance"]), "rare")
+    elif kind == "rare" and "count" not in entry:
+        chance = notation.DEFAULT_RARE
+    types = tuple(entry["pick"]) if "pick" in entry else (entry["type"],)
+    return ChildRule(types, lo, hi, Fraction(chance))
+
+
+def _naming(type_name: str, node: Any, symbols: dict) -> str:
+    """The Tracery rule text naming elements of this type; list names become symbols."""
+    names = node.get("name") if isinstance(node, dict) else None
+    if names is None:
+        return type_name
+    if isinstance(names, str):
+        return names
+    if all(isinstance(n, str) for n in names):
+        symbols[f"__{type_name}"] = tuple(Rule(n) for n in names)
+        return f"#__{type_name}#"
+    parts = []
+    for i, part in enumerate(names):
+        symbol = f"__{type_name}_{i}"
+        symbols[symbol] = tuple(Rule(n) for n in (part if isinstance(part, list) else [part]))
+        parts.append(f"#{symbol}#")
+    return "".join(parts)
+
+
+def _check_names(doc: Document, own: dict, problems: list[Diagnostic]) -> None:
+    for type_name, (rules, inherited) in own.items():
+        path = ("types", type_name)
+        for name in [t for r in rules for t in r.types] + inherited:
+            if name not in own:
+                problems.append(_unknown(doc, path, name, own))
+
+
+def _unknown(doc: Document, path: tuple, name: str, known: dict) -> Diagnostic:
+    close = difflib.get_close_matches(name, list(known), n=1)
+    hint = f"did you mean '{close[0]}'? " if close else ""
+    return doc.diag(path, f"unknown element type '{name}'", hint + f"(types: {', '.join(known)})")
+
+
+def _flatten(doc: Document, name: str, own: dict, seen: tuple[str, ...]) -> list[ChildRule]:
+    """A type's children followed by those of the types it inherits from."""
+    if name in seen:
+        chain = " -> ".join((*seen, name))
+        raise SpecError(
+            doc.diag(("types", seen[0]), f"inheritance goes round in a circle: {chain}")
+        )
+    rules, inherited = own[name]
+    out = list(rules)
+    for parent in inherited:
+        out += _flatten(doc, parent, own, (*seen, name))
+    return out

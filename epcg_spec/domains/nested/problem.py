@@ -1,0 +1,115 @@
+"""A compiled Nested spec: browse, write and count its lazily made element tree."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from ...compile.protocols import RunContext, RunOutput
+from ...errors import UsageError
+from ...output.result import base_result
+from .generate import Universe, outline
+from .model import NestedSpec
+
+
+class NestedProblem:
+    kind = "nested"
+    backend = "expand"
+
+    def __init__(self, spec: NestedSpec) -> None:
+        self.spec = spec
+        self.name = spec.name
+
+    def space_size(self) -> None:
+        return None
+
+    def explain(self) -> list[tuple[str, str]]:
+        spec = self.spec
+        rows = [
+            ("spec", f"{spec.name} (kind: nested)"),
+            ("root", spec.root),
+            ("types", str(len(spec.types))),
+            ("seed", str(spec.seed)),
+            ("build writes", f"the tree {spec.depth} levels below the root (or --at PATH)"),
+            ("back end", "expand (names); every element made from (seed, its path)"),
+        ]
+        for element_type in spec.types.values():
+            children = ", ".join(
+                f"{'|'.join(r.types)} {r.lo}-{r.hi}"
+                + (f" at {float(r.chance):.0%}" if r.chance < 1 else "")
+                for r in element_type.children
+            )
+            rows.append((f"  {element_type.name}", children or "no children"))
+        return rows
+
+    def _depth(self, ctx: RunContext) -> int:
+        given = ctx.options.get("depth")
+        if given is None:
+            return self.spec.depth
+        if not str(given).isdigit():
+            raise UsageError(f"--depth {given!r}: give a whole number of levels, e.g. --depth 2")
+        return int(given)
+
+    def _browse(self, ctx: RunContext) -> tuple[Universe, dict[str, Any]]:
+        universe = Universe(self.spec, ctx.seed)
+        at = ctx.options.get("at")
+        element = universe.at(at) if at else universe.root()
+        return universe, universe.tree(element, self._depth(ctx))
+
+    def _result(self, ctx: RunContext, universe: Universe, tree: dict, began: float) -> dict:
+        result = base_result(self.name, self.kind, self.backend, ctx)
+        result.update(
+            space_size=None,
+            evaluated=universe.made,
+            count=universe.made,
+            best=[{"rank": None, "score": None, "state": tree}],
+            path=tree["path"],
+            seconds=round(time.perf_counter() - began, 3),
+        )
+        return result
+
+    def run(self, ctx: RunContext) -> RunOutput:
+        began = time.perf_counter()
+        universe, tree = self._browse(ctx)
+        lines = outline(tree)
+        result = self._result(ctx, universe, tree, began)
+        artifacts = {
+            "outline.txt": "\n".join(lines) + "\n",
+            "tree.json": json.dumps(tree, ensure_ascii=False, indent=1) + "\n",
+        }
+        summary = [f"{self.name}: {universe.made:,} elements from {tree['path']}", *lines[:20]]
+        return RunOutput(result=result, artifacts=artifacts, summary=summary)
+
+    def sample(self, ctx: RunContext, ranks: list[int] | None, n: int, distinct: bool) -> RunOutput:
+        if ranks is not None or distinct or n != 1:
+            raise UsageError(
+                "nested elements are browsed with --at PATH (and --depth), not by rank"
+            )
+        began = time.perf_counter()
+        universe, tree = self._browse(ctx)
+        result = self._result(ctx, universe, tree, began)
+        return RunOutput(result=result, summary=outline(tree))
+
+    def count(self, ctx: RunContext, constrained: bool) -> RunOutput:
+        began = time.perf_counter()
+        universe = Universe(self.spec, ctx.seed)
+        result = base_result(self.name, self.kind, self.backend, ctx)
+        per_type = {}
+        summary = [f"{self.name}: the tree is unbounded; per element type:"]
+        for name, element_type in self.spec.types.items():
+            names = universe.names[name]
+            layouts = 1
+            for rule in element_type.children:
+                layouts *= rule.outcomes()
+            per_type[name] = {"names": names.total, "names_exact": names.finite, "layouts": layouts}
+            summary.append(f"  {name}: {names.total:,} names, {layouts:,} child layouts")
+        result.update(
+            space_size=None,
+            evaluated=0,
+            count=0,
+            types=per_type,
+            best=[],
+            seconds=round(time.perf_counter() - began, 3),
+        )
+        return RunOutput(result=result, summary=summary)

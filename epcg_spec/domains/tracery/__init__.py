@@ -1,0 +1,29 @@
+"""`kind: tracery`: Tracery text grammars whose derivations are counted, ranked and sampled."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...compile.protocols import CliOption
+from ...spec.document import Document
+from .formats import TRACERY_JSON
+from .load import load_tracery_spec
+from .model import TracerySpec
+from .problem import TraceryProblem
+
+
+class TraceryDomain:
+    kind = "tracery"
+    schema = "tracery.schema.json"
+    summary = "Tracery text grammars: exact counts, ranks and uniform samples of derivations"
+    formats = (TRACERY_JSON,)
+    options = (CliOption("origin", "Expand this rule text instead of the spec's origin", "RULE"),)
+
+    def load(self, doc: Document, params: dict[str, Any]) -> TracerySpec:
+        return load_tracery_spec(doc, params)
+
+    def compile(self, spec: TracerySpec) -> TraceryProblem:
+        return TraceryProblem(spec)
+
+
+DOMAIN = TraceryDomain()

@@ -1,0 +1,130 @@
+"""A schema-valid `kind: tracery` document (or Tracery JSON file) to a TracerySpec."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+from typing import Any
+
+from ...errors import Diagnostic, SpecError, UsageError
+from ...spec.document import Document
+from ...spec.load import read_text
+from .compile import Compiler, Rule
+from .formats import grammar_document, is_grammar
+from .model import DEFAULT_COUNT, DEFAULT_DEPTH, DEFAULT_LIMIT, DEFAULT_ORIGIN, TracerySpec
+
+
+def load_tracery_spec(doc: Document, params: dict[str, Any]) -> TracerySpec:
+    data = doc.data
+    if params:
+        raise UsageError(f"--param {next(iter(params))}: a tracery spec has no params")
+    grammar_doc = _grammar_source(doc)
+    symbols, paths = _symbols(grammar_doc)
+    compat = data.get("compat") == "tracery2"
+    origin = _origin(doc, symbols)
+    no_repeat = _no_repeat(doc, symbols)
+    generate = data.get("generate") or {}
+    return TracerySpec(
+        name=data.get("name") or Path(doc.source).stem,
+        description=data.get("description", ""),
+        symbols=symbols,
+        origin=origin,
+        compat=compat,
+        no_repeat=no_repeat,
+        depth=data.get("depth", DEFAULT_DEPTH),
+        mode=generate.get("mode", "uniform"),
+        count=generate.get("count", DEFAULT_COUNT),
+        limit=generate.get("limit", DEFAULT_LIMIT),
+        warnings=tuple(_warnings(grammar_doc, symbols, paths, compat)),
+    )
+
+
+def _grammar_source(doc: Document) -> Document:
+    """The document holding the grammar: this one, or the JSON file it names."""
+    name = doc.data.get("grammar_file")
+    if name is None:
+        return doc
+    path = Path(doc.source).parent / name
+    if not path.is_file():
+        raise SpecError(
+            doc.diag(
+                ("grammar_file",),
+                f"no such grammar file: {path}",
+                "give a path relative to the spec",
+            )
+        )
+    grammar = grammar_document(path, read_text(path))
+    if not is_grammar(grammar.data["grammar"]):
+        raise SpecError(
+            grammar.diag(
+                ("grammar",),
+                "not a Tracery grammar",
+                "write an object mapping each symbol to a rule or a list of rules",
+            )
+        )
+    return grammar
+
+
+def _symbols(doc: Document) -> tuple[dict[str, tuple[Rule, ...]], dict]:
+    """Each symbol's rules, and the document path of each rule text."""
+    symbols: dict[str, tuple[Rule, ...]] = {}
+    paths: dict[tuple[str, int], tuple] = {}
+    for symbol, value in doc.data["grammar"].items():
+        if isinstance(value, str):
+            symbols[symbol] = (Rule(value),)
+            paths[(symbol, 0)] = ("grammar", symbol)
+            continue
+        rules = []
+        for i, item in enumerate(value):
+            if isinstance(item, str):
+                rules.append(Rule(item))
+                paths[(symbol, i)] = ("grammar", symbol, i)
+            else:
+                rules.append(Rule(item["rule"], item.get("weight", 1)))
+                paths[(symbol, i)] = ("grammar", symbol, i, "rule")
+        symbols[symbol] = tuple(rules)
+    return symbols, paths
+
+
+def _origin(doc: Document, symbols: dict) -> str:
+    data = doc.data
+    if "origin" in data and "start" in data:
+        raise SpecError(
+            doc.diag(("start",), "give either 'origin' (rule text) or 'start' (a symbol), not both")
+        )
+    if "start" in data:
+        _known(doc, ("start",), data["start"], symbols)
+        return f"#{data['start']}#"
+    return data.get("origin", DEFAULT_ORIGIN)
+
+
+def _no_repeat(doc: Document, symbols: dict) -> frozenset[str]:
+    value = doc.data.get("no_repeat", False)
+    if value is True:
+        return frozenset(symbols)
+    if value is False:
+        return frozenset()
+    for i, name in enumerate(value):
+        _known(doc, ("no_repeat", i), name, symbols)
+    return frozenset(value)
+
+
+def _known(doc: Document, path: tuple, name: str, symbols: dict) -> None:
+    if name not in symbols:
+        close = difflib.get_close_matches(name, list(symbols), n=1)
+        hint = f"did you mean '{close[0]}'? " if close else ""
+        raise SpecError(
+            doc.diag(path, f"unknown symbol '{name}'", hint + f"(symbols: {', '.join(symbols)})")
+        )
+
+
+def _warnings(doc: Document, symbols: dict, paths: dict, compat: bool) -> list[Diagnostic]:
+    """Parse problems of every rule, located at their character (Tracery renders on)."""
+    compiler = Compiler(symbols, compat)
+    out = []
+    for symbol, rules in symbols.items():
+        for i, rule in enumerate(rules):
+            for offset, message in compiler.errors(rule.text):
+                path = paths[(symbol, i)]
+                out.append(Diagnostic(doc.text_pos(path, offset), f"warning: {message}"))
+    return out

@@ -1,0 +1,96 @@
+"""Nested element dictionaries: notations, inheritance, and browsing by path."""
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from epcg_spec.cli.main import main
+from epcg_spec.domains.nested.generate import Universe
+from epcg_spec.domains.nested.model import ChildRule
+from epcg_spec.domains.nested.notation import compact, item, orteil
+from epcg_spec.spec.load import load_spec
+
+SPECS = Path(__file__).parents[3] / "specs"
+
+
+def test_orteils_notations():
+    assert orteil("moon") == ChildRule(("moon",), 1, 1)
+    assert orteil("moon,3") == ChildRule(("moon",), 3, 3)
+    assert orteil("moon,1-4") == ChildRule(("moon",), 1, 4)
+    assert orteil("moon,20%") == ChildRule(("moon",), 1, 1, Fraction(1, 5))
+    assert orteil(".planet") == "planet"
+
+
+def test_our_short_form():
+    rules, inherited = compact("always arm, hole; possible star 10-30; rare worm 5%; inherit x")
+    assert rules == [
+        ChildRule(("arm",)),
+        ChildRule(("hole",)),
+        ChildRule(("star",), 10, 30),
+        ChildRule(("worm",), 1, 1, Fraction(1, 20)),
+    ]
+    assert inherited == ["x"]
+    assert item("moon", "possible") == ChildRule(("moon",), 0, 1)
+    with pytest.raises(ValueError, match="ends before it starts"):
+        compact("possible star 3-1")
+
+
+def _universe(seed=None):
+    spec = load_spec(SPECS / "nested-universe.yaml").spec
+    return Universe(spec, spec.seed if seed is None else seed)
+
+
+def test_an_element_is_the_same_reached_by_path_or_by_walking_the_tree():
+    walked = _universe()
+    tree = walked.tree(walked.root(), 3)
+    galaxy = tree["children"][1]["children"][2]
+    direct = _universe()
+    element = direct.at(galaxy["path"])
+    assert element.name == galaxy["name"]
+    assert [f"{t}[{i}]" for t, i in element.children] == [
+        c["path"].rsplit("/", 1)[1] for c in galaxy["children"]
+    ]
+    # only the elements on the path were made: root, supercluster, galaxy
+    assert direct.made == 3
+
+
+def test_another_seed_gives_another_universe_and_the_same_seed_the_same():
+    a, b, c = _universe(1), _universe(1), _universe(2)
+    assert a.tree(a.root(), 2) == b.tree(b.root(), 2) != c.tree(c.root(), 2)
+
+
+def test_inheritance_adds_the_other_types_children():
+    spec = load_spec(SPECS / "nested-universe.yaml").spec
+    assert spec.types["inhabitant"].children == spec.types["person"].children
+
+
+def test_browse_from_the_command_line(capsys):
+    spec = str(SPECS / "nested-universe.yaml")
+    assert main(["sample", spec, "--at", "universe/supercluster[0]", "--depth", "0", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["path"] == "universe/supercluster[0]"
+    assert main(["sample", spec, "--at", "universe/galaxy[0]"]) == 2
+    assert "its children: supercluster[0]" in capsys.readouterr().err
+
+
+BROKEN = {
+    "kind: nested\nroot: a\ntypes:\n  a: 'always b'\n": "4:6: unknown element type 'b'; (types: a)",
+    "kind: nested\nroot: a\ntypes:\n  a: {children: ['.b']}\n  b: {children: ['.a']}\n": (
+        "4:6: inheritance goes round in a circle: a -> b -> a"
+    ),
+    "kind: nested\nroot: a\ntypes:\n  a: 'sometimes a'\n": (
+        "4:6: a clause starts with 'sometimes'; start each with always, possible, rare or inherit"
+    ),
+    "kind: nested\nroot: c\ntypes:\n  a: 'always a'\n": "2:7: unknown element type 'c'; (types: a)",
+}
+
+
+@pytest.mark.parametrize("text", sorted(BROKEN))
+def test_broken_specs_give_one_located_line(text, tmp_path, capsys):
+    spec = tmp_path / "broken.yaml"
+    spec.write_text(text, "utf-8")
+    assert main(["validate", "--quiet", str(spec)]) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines() == [f"{spec}:{BROKEN[text]}"]

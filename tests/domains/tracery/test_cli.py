@@ -1,0 +1,112 @@
+"""The tracery kind through the command line: counts, ranks, builds, broken specs."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from epcg_spec.cli.main import main
+
+SPECS = Path(__file__).parents[3] / "specs"
+
+
+def _json(capsys, argv):
+    code = main([*argv, "--json"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    return json.loads(captured.out)
+
+
+def test_count_of_the_heroes_spec(capsys):
+    result = _json(capsys, ["count", str(SPECS / "tracery-heroes.yaml")])
+    assert result["space_size"] == result["count"] == 2400
+
+
+def test_recursive_grammar_is_infinite_with_a_count_up_to_the_depth(capsys):
+    result = _json(capsys, ["count", str(SPECS / "tracery-weather.epcg")])
+    assert result["infinite"] is True and result["space_size"] is None
+    assert result["recursive_symbols"] == ["forecast"]
+    assert result["count"] == 168_420
+
+
+def test_negative_ranks_count_from_the_end(capsys):
+    spec = str(SPECS / "tracery-tavern.json")
+    last = _json(capsys, ["sample", spec, "--rank", "-1"])["best"][0]
+    assert last["rank"] == 47
+    assert last["state"] == "Hail, traveller! Tonight we have an apple tart and berry wines."
+    assert main(["sample", spec, "--rank", "48"]) == 2
+
+
+def test_build_is_the_same_for_any_sharding(tmp_path, capsys):
+    spec = str(SPECS / "tracery-heroes.yaml")
+    assert main(["build", spec, "--out", str(tmp_path / "one"), "-q"]) == 0
+    whole = (tmp_path / "one" / "outputs.txt").read_text("utf-8")
+    parts = []
+    for i in range(3):
+        folder = tmp_path / f"part{i}"
+        assert main(["build", spec, "--out", str(folder), "--shard", f"{i}/3", "-q"]) == 0
+        parts.append((folder / "outputs.txt").read_text("utf-8"))
+    capsys.readouterr()
+    assert "".join(parts) == whole and len(whole.splitlines()) == 12
+
+
+def test_distinct_samples_are_distinct_outputs(capsys, tmp_path):
+    spec = tmp_path / "twice.yaml"
+    spec.write_text("kind: tracery\ngrammar: {origin: [a, a, b, '#x#'], x: [a, b]}\n", "utf-8")
+    result = _json(capsys, ["sample", str(spec), "-n", "5", "--distinct"])
+    assert sorted(s["state"] for s in result["best"]) == ["a", "b"]
+
+
+def test_all_mode_writes_every_derivation_in_rank_order(tmp_path, capsys):
+    spec = tmp_path / "all.yaml"
+    spec.write_text(
+        "kind: tracery\ngrammar: {origin: '#a##b#', a: [x, y], b: ['1', '2']}\n"
+        "generate: {mode: all}\n",
+        "utf-8",
+    )
+    assert main(["build", str(spec), "--out", str(tmp_path / "o"), "-q"]) == 0
+    capsys.readouterr()
+    assert (tmp_path / "o" / "outputs.txt").read_text("utf-8").split() == ["x1", "x2", "y1", "y2"]
+
+
+BROKEN = {
+    "kind: tracery\ngrammar: {a: x}\nno_repeat: [b]\n": ("3:13: unknown symbol 'b'; (symbols: a)"),
+    "kind: tracery\ngrammar: {animal: x}\nstart: animl\n": (
+        "3:8: unknown symbol 'animl'; did you mean 'animal'? (symbols: animal)"
+    ),
+    "kind: tracery\ngrammar: {a: x}\ngenerate: {mode: every}\n": (
+        '3:18: generate.mode is "every", which is not allowed'
+    ),
+    "kind: tracery\ngrammar_file: nothing.json\n": ("2:15: no such grammar file"),
+}
+
+
+@pytest.mark.parametrize("text", sorted(BROKEN))
+def test_broken_specs_give_one_located_line(text, tmp_path, capsys):
+    spec = tmp_path / "broken.yaml"
+    spec.write_text(text, "utf-8")
+    assert main(["validate", "--quiet", str(spec)]) == 1
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == 1 and "Traceback" not in out + err
+    assert out.startswith(f"{spec}:{BROKEN[text]}")
+
+
+def test_a_json_syntax_error_points_into_the_grammar_file(tmp_path, capsys):
+    grammar = tmp_path / "g.json"
+    grammar.write_text('{\n "a": ["x",\n  "y" "z"]\n}\n', "utf-8")
+    spec = tmp_path / "s.yaml"
+    spec.write_text("kind: tracery\ngrammar_file: g.json\n", "utf-8")
+    assert main(["validate", "--quiet", str(spec)]) == 1
+    out = capsys.readouterr().out
+    assert out.strip() == f"{grammar}:3:7: JSON syntax error: expected ']'"
+
+
+def test_rule_problems_are_warnings_located_in_the_rule(tmp_path, capsys):
+    spec = tmp_path / "w.yaml"
+    spec.write_text('kind: tracery\ngrammar:\n  origin: "a #b"\n', "utf-8")
+    result = _json(capsys, ["count", str(spec)])
+    assert result["warnings"] == [f"{spec}:3:16: warning: unclosed tag: a '#' has no partner"]
+
+
+def test_origin_is_refused_for_other_kinds(capsys):
+    assert main(["count", str(SPECS / "nested-universe.yaml"), "--origin", "#x#"]) == 2
