@@ -89,6 +89,28 @@ def _prune_block(
     pruned[b] = tally[2]
 
 
+@njit(cache=True, inline="always", _nrt=WALK_NRT)
+def _visit(b, d, first, last, start, end, P, T, scored, bs, br, bx, kept, x, masks, tally):
+    """Check the child x[:d+1] whose ranks are [first, last); True: walk into it.
+
+    A complete state that passes is counted and offered to the top list; one that fails
+    counts as evaluated; a failing prefix's ranks inside [start, end) count as pruned.
+    """
+    if last <= start:
+        return False
+    if prefix_ok(x, d + 1, P, T, masks):
+        if d + 1 < x.shape[0]:
+            return True
+        tally[0] += 1
+        tally[1] += 1
+        _offer(b, first, score(x, P) if scored else 0.0, x, bs, br, bx, kept)
+    elif d + 1 == x.shape[0]:
+        tally[1] += 1
+    else:
+        tally[2] += _overlap(first, last, start, end)
+    return False
+
+
 @njit(cache=True, _nrt=WALK_NRT)
 def _prune_walk(b, start, end, P, S, T, scored, bs, br, bx, kept, x, lo, masks, tally):
     """Depth-first over the prefix tree, restricted to ranks [start, end).
@@ -99,10 +121,6 @@ def _prune_walk(b, start, end, P, S, T, scored, bs, br, bx, kept, x, lo, masks, 
     Compiled without numba's runtime (no reference counting) when nothing allocates:
     every array it touches is passed in.
     """
-    length = x.shape[0]
-    found = 0
-    leaves = 0
-    skipped = 0
     d = 0
     live = space_first(x, 0, S)
     while live:
@@ -110,29 +128,17 @@ def _prune_walk(b, start, end, P, S, T, scored, bs, br, bx, kept, x, lo, masks, 
         if first >= end:
             break
         last = first + space_subtree(x, d + 1, S)
-        if last > start:
-            if prefix_ok(x, d + 1, P, T, masks):
-                if d + 1 < length:
-                    d += 1
-                    lo[d] = first
-                    live = space_first(x, d, S)
-                    continue
-                leaves += 1
-                found += 1
-                _offer(b, first, score(x, P) if scored else 0.0, x, bs, br, bx, kept)
-            elif d + 1 == length:
-                leaves += 1
-            else:
-                skipped += min(last, end) - max(first, start)
+        if _visit(b, d, first, last, start, end, P, T, scored, bs, br, bx, kept, x, masks, tally):
+            d += 1
+            lo[d] = first
+            live = space_first(x, d, S)
+            continue
         lo[d] = last
         live = space_next(x, d, S)
         while not live and d > 0:
             d -= 1
             lo[d] += space_subtree(x, d + 1, S)
             live = space_next(x, d, S)
-    tally[0] = found
-    tally[1] = leaves
-    tally[2] = skipped
 
 
 @njit(cache=True, inline="always")
@@ -149,10 +155,6 @@ def _mask_walk(b, start, end, P, S, T, scored, bs, br, bx, kept, x, lo, masks, t
     distinct group already holds) leaves; passed-over values count as pruned. lo[d] is the
     first rank of the current child at depth d, advanced past each child as it is left.
     """
-    length = x.shape[0]
-    found = 0
-    leaves = 0
-    skipped = 0
     d = 0
     lo[0] = 0
     todo[0] = space_candidates(x, 0, S)
@@ -164,7 +166,7 @@ def _mask_walk(b, start, end, P, S, T, scored, bs, br, bx, kept, x, lo, masks, t
         if passed != 0 and space_uniform(x, d, S):
             x[d] = popcount((passed & (~passed + np.uint64(1))) - np.uint64(1))
             size = space_subtree(x, d + 1, S) * popcount(passed)
-            skipped += _overlap(lo[d], lo[d] + size, start, end)
+            tally[2] += _overlap(lo[d], lo[d] + size, start, end)
             lo[d] += size
             passed = np.uint64(0)
         while passed != 0:
@@ -172,7 +174,7 @@ def _mask_walk(b, start, end, P, S, T, scored, bs, br, bx, kept, x, lo, masks, t
             passed ^= low
             x[d] = popcount(low - np.uint64(1))
             size = space_subtree(x, d + 1, S)
-            skipped += _overlap(lo[d], lo[d] + size, start, end)
+            tally[2] += _overlap(lo[d], lo[d] + size, start, end)
             lo[d] += size
         if open_ == 0:
             if d == 0:
@@ -186,25 +188,13 @@ def _mask_walk(b, start, end, P, S, T, scored, bs, br, bx, kept, x, lo, masks, t
         if first >= end:
             break
         last = first + space_subtree(x, d + 1, S)
-        if last > start:
-            if prefix_ok(x, d + 1, P, T, masks):
-                if d + 1 < length:
-                    d += 1
-                    lo[d] = first
-                    todo[d] = space_candidates(x, d, S)
-                    keep[d] = todo[d] & ~forward(x, d, P, T, masks)
-                    continue
-                leaves += 1
-                found += 1
-                _offer(b, first, score(x, P) if scored else 0.0, x, bs, br, bx, kept)
-            elif d + 1 == length:
-                leaves += 1
-            else:
-                skipped += _overlap(first, last, start, end)
+        if _visit(b, d, first, last, start, end, P, T, scored, bs, br, bx, kept, x, masks, tally):
+            d += 1
+            lo[d] = first
+            todo[d] = space_candidates(x, d, S)
+            keep[d] = todo[d] & ~forward(x, d, P, T, masks)
+            continue
         lo[d] = last
-    tally[0] = found
-    tally[1] = leaves
-    tally[2] = skipped
 
 
 @njit(cache=True, parallel=True)

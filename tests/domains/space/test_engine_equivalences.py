@@ -82,3 +82,26 @@ def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path, monkeypatch):
     assert _content(resumed) == _content(expected)
     assert resumed["evaluated"] + resumed["pruned"] == expected["space_size"]
     assert not (tmp_path / ".checkpoint.json").exists()
+
+
+def test_the_walk_for_values_beyond_a_mask_agrees_with_brute_force(tmp_path):
+    import itertools
+
+    from epcg_spec.spec.load import load_spec
+
+    spec = tmp_path / "wide.yaml"
+    spec.write_text(
+        "kind: space\nspace: {type: combination, n: 70, k: 3}\n"
+        "constraints:\n  - x[2] - x[0] < 9\n  - (x[0] + x[1]) % 5 != 0\n"
+    )
+    loaded = load_spec(spec)
+    assert not loaded.spec.space.mask_walkable
+    problem = loaded.domain.compile(loaded.spec)
+    pruned = problem.run(RunContext()).result
+    scanned = problem.run(RunContext(options={"no_prune": True})).result
+    expected = sum(
+        1 for c in itertools.combinations(range(70), 3) if c[2] - c[0] < 9 and sum(c[:2]) % 5
+    )
+    assert pruned["count"] == scanned["count"] == expected
+    assert pruned["evaluated"] + pruned["pruned"] == pruned["space_size"]
+    assert pruned["best"] == scanned["best"]
