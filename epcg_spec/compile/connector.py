@@ -48,9 +48,9 @@ def imports_fingerprint(imports: list[str]) -> str:
 
 
 @cache
-def loop_template(module: str) -> str:
-    """The body of a back end's loop template (`search/<module>.py`) below its imports."""
-    text = resources.files("epcg_spec.search").joinpath(f"{module}.py").read_text("utf-8")
+def loop_template(module: str, package: str = "epcg_spec.search") -> str:
+    """The body of a loop template (`<package>/<module>.py`) below its imports."""
+    text = resources.files(package).joinpath(f"{module}.py").read_text("utf-8")
     return text.split(TEMPLATE_MARKER, 1)[1].lstrip("\n")
 
 

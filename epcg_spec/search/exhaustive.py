@@ -16,12 +16,8 @@ import numba
 import numpy as np
 
 from ..compile.protocols import RunContext
-from ..errors import Interrupted
 from .blocks import block_bounds, shard_range
-from .checkpoint import Checkpoint
-
-CHUNK_SECONDS = 0.5
-CHECKPOINT_SECONDS = 5.0
+from .chunked import Chunks, run_in_chunks
 
 
 @dataclass
@@ -83,60 +79,27 @@ def run(kernels: Kernels, size: int, prune: bool, top: int, ctx: RunContext, key
         numba.set_num_threads(min(ctx.threads, numba.config.NUMBA_NUM_THREADS))
     lo, hi = shard_range(size, ctx.shard)
     starts, ends = block_bounds(lo, hi)
-    checkpoint = Checkpoint(ctx.work_dir / ".checkpoint.json", key) if ctx.work_dir else None
-    tally, next_block = Tally(), 0
-    if checkpoint and ctx.resume:
-        saved = checkpoint.load()
-        if saved:
-            tally, next_block = Tally.from_state(saved["tally"]), saved["next_block"]
     ready = time.perf_counter()
     empty = np.zeros(0, np.int64)
     _chunk(kernels, empty, empty, prune, top)
     ready_seconds = time.perf_counter() - ready
-    progress = ctx.progress
-    if progress:
-        progress.start(f"enumerating ranks {lo:,}..{hi:,}", hi - lo)
-        progress.advance(int(starts[next_block] - lo) if next_block < len(starts) else hi - lo)
-    began = time.perf_counter()
-    chunk = max(1, 2 * numba.get_num_threads())
-    last_save = began
-    try:
-        while next_block < len(starts):
-            stop = min(next_block + chunk, len(starts))
-            t0 = time.perf_counter()
-            tally.add(
-                _chunk(kernels, starts[next_block:stop], ends[next_block:stop], prune, top), top
-            )
-            elapsed = time.perf_counter() - t0
-            if progress:
-                progress.advance(int(ends[stop - 1] - starts[next_block]))
-            next_block = stop
-            chunk = _resize(chunk, elapsed)
-            if checkpoint and time.perf_counter() - last_save > CHECKPOINT_SECONDS:
-                checkpoint.save({"tally": tally.as_state(), "next_block": next_block})
-                last_save = time.perf_counter()
-    except KeyboardInterrupt:
-        if checkpoint:
-            checkpoint.save({"tally": tally.as_state(), "next_block": next_block})
-            raise Interrupted(
-                f"interrupted after {next_block} of {len(starts)} blocks; checkpoint saved to "
-                f"{checkpoint.path}; run again with --resume to continue"
-            ) from None
-        raise Interrupted("interrupted; no checkpoint (give --out to save one)") from None
-    finally:
-        if progress:
-            progress.finish()
-    if checkpoint:
-        checkpoint.clear()
-    return Outcome(tally, lo, hi, time.perf_counter() - began, len(starts), ready_seconds)
+    tally = Tally()
 
+    def work(first: int, stop: int) -> None:
+        tally.add(_chunk(kernels, starts[first:stop], ends[first:stop], prune, top), top)
 
-def _resize(chunk: int, elapsed: float) -> int:
-    if elapsed < CHUNK_SECONDS / 2:
-        return min(chunk * 2, 1 << 14)
-    if elapsed > CHUNK_SECONDS * 2 and chunk > 1:
-        return chunk // 2
-    return chunk
+    def restore(state: dict) -> None:
+        tally.__dict__.update(Tally.from_state(state).__dict__)
+
+    chunks = Chunks(
+        units=len(starts),
+        label=f"enumerating ranks {lo:,}..{hi:,}",
+        noun="blocks",
+        weight=lambda a, b: int(ends[b - 1] - starts[a]) if b > a else 0,
+    )
+    initial = 2 * numba.get_num_threads()
+    seconds = run_in_chunks(chunks, work, ctx, key, tally.as_state, restore, initial)
+    return Outcome(tally, lo, hi, seconds, len(starts), ready_seconds)
 
 
 def _chunk(kernels: Kernels, starts, ends, prune: bool, top: int) -> Tally:

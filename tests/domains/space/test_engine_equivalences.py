@@ -7,7 +7,7 @@ import pytest
 from epcg_spec.cli.main import main
 from epcg_spec.compile.protocols import RunContext
 from epcg_spec.errors import Interrupted
-from epcg_spec.search import exhaustive
+from epcg_spec.search import chunked, exhaustive
 from tests.domains.space.helpers import SPECS, problem_of, run
 
 
@@ -73,7 +73,7 @@ def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path, monkeypatch):
         return real_chunk(*args)
 
     monkeypatch.setattr(exhaustive, "_chunk", interrupt_on_third_chunk)
-    monkeypatch.setattr(exhaustive, "CHECKPOINT_SECONDS", 0.0)
+    monkeypatch.setattr(chunked, "CHECKPOINT_SECONDS", 0.0)
     with pytest.raises(Interrupted, match="--resume"):
         problem.run(RunContext(threads=1, work_dir=tmp_path))
     assert (tmp_path / ".checkpoint.json").exists()
