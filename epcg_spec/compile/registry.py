@@ -11,6 +11,7 @@ DOMAINS: dict[str, str] = {
     "nested": "epcg_spec.domains.nested",
     "space": "epcg_spec.domains.space",
     "tracery": "epcg_spec.domains.tracery",
+    "witness": "epcg_spec.domains.witness",
 }
 
 

@@ -1,0 +1,180 @@
+"""The three-piece layout enumerations of The Witness (3x3: 1,161,216 panels; 4x4: 7,741,440)
+by the engine, against a plain-Python reference of the same check written here: for every
+panel, every candidate line, every region holding pieces, an exact tiling. The reference is
+timed on a random sample of panels and its time for the whole space extrapolated; so is the
+engine's own compiled check of one panel (`rules.solve`), which shows how much of the gain
+comes from enumerating line by line per block rather than panel by panel.
+
+Run: python benchmarks/bench_witness.py
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from itertools import combinations, pairwise
+
+import numba
+
+from epcg_spec.compile.protocols import RunContext
+from epcg_spec.domains.witness.layouts import layout_plan, run_layouts
+from epcg_spec.domains.witness.lines import line_path, line_set
+from epcg_spec.domains.witness.model import Grid, Panel, Placement, Symbol, WitnessSpec
+from epcg_spec.domains.witness.pieces import default_library
+from epcg_spec.domains.witness.rules import solve
+
+SAMPLES = {3: 4000, 4: 150}
+SEED = 2018
+
+
+def spec_for(n: int) -> WitnessSpec:
+    grid = Grid(n, n, (0, 0), (n, n))
+    pieces = default_library()
+    placement = Placement("piece", 3, tuple(range(len(pieces))), "cells", ())
+    return WitnessSpec(
+        None,
+        f"pieces-{n}x{n}",
+        "",
+        grid,
+        Panel(grid, ()),
+        pieces,
+        [placement],
+        None,
+        "fewest",
+        1,
+        0,
+    )
+
+
+def engine(n: int) -> tuple[float, float, int]:
+    """(seconds to get the kernels ready, seconds of the enumeration, solvable panels)."""
+    spec = spec_for(n)
+    began = time.perf_counter()
+    lines = line_set(spec.grid)
+    outcome = run_layouts(layout_plan(spec), lines, RunContext())
+    ready = time.perf_counter() - began - outcome.seconds
+    return ready, outcome.seconds, outcome.tally.solvable
+
+
+# ---- the plain-Python reference ----
+
+
+def reference_regions(n: int) -> list[list[int]]:
+    """For every line, the region number of each cell (cells y * n + x)."""
+    grid = Grid(n, n, (0, 0), (n, n))
+    lines = line_set(grid)
+    out = []
+    for i in range(lines.count):
+        path = line_path(grid, lines.bits[i])
+        cut = {frozenset(pair) for pair in pairwise(path)}
+        label = [-1] * (n * n)
+        region = 0
+        for c in range(n * n):
+            if label[c] >= 0:
+                continue
+            label[c] = region
+            todo = [c]
+            while todo:
+                u = todo.pop()
+                x, y = u % n, u // n
+                steps = (
+                    (x + 1, y, ((x + 1, y), (x + 1, y + 1))),
+                    (x - 1, y, ((x, y), (x, y + 1))),
+                    (x, y + 1, ((x, y + 1), (x + 1, y + 1))),
+                    (x, y - 1, ((x, y), (x + 1, y))),
+                )
+                for nx, ny, wall in steps:
+                    v = ny * n + nx
+                    if 0 <= nx < n and 0 <= ny < n and label[v] < 0 and frozenset(wall) not in cut:
+                        label[v] = region
+                        todo.append(v)
+            region += 1
+        out.append(label)
+    return out
+
+
+def reference_tiles(cells: set, shapes: list) -> bool:
+    """Place the shapes one by one, each with its first cell on the lowest free cell."""
+    if not cells:
+        return not shapes
+    low = min(cells, key=lambda c: (c[1], c[0]))
+    for k, shape in enumerate(shapes):
+        if shape in shapes[:k]:
+            continue
+        ax, ay = shape[0]
+        placed = {(low[0] + x - ax, low[1] + y - ay) for x, y in shape}
+        if placed <= cells and reference_tiles(cells - placed, shapes[:k] + shapes[k + 1 :]):
+            return True
+    return False
+
+
+def reference_count(n: int, labels: list[list[int]], cells: tuple, types: tuple, shapes) -> int:
+    """How many lines solve the panel with piece types[k] at cells[k]."""
+    solutions = 0
+    for label in labels:
+        held: dict[int, list] = {}
+        for c, t in zip(cells, types, strict=True):
+            held.setdefault(label[c], []).append(shapes[t])
+        ok = True
+        for region, inside in held.items():
+            area = [(c % n, c // n) for c in range(n * n) if label[c] == region]
+            if sum(len(s) for s in inside) != len(area) or not reference_tiles(set(area), inside):
+                ok = False
+                break
+        solutions += ok
+    return solutions
+
+
+def sampled_panels(n: int, samples: int) -> list[tuple[tuple, tuple]]:
+    rng = random.Random(SEED)
+    every = list(combinations(range(n * n), 3))
+    return [(rng.choice(every), tuple(rng.randrange(24) for _ in range(3))) for _ in range(samples)]
+
+
+def reference(n: int, samples: int) -> tuple[float, list[int]]:
+    """(seconds per panel, solutions of each sampled panel) of the plain-Python check."""
+    shapes = [sorted(p.cells, key=lambda c: (c[1], c[0])) for p in default_library()]
+    labels = reference_regions(n)
+    panels = sampled_panels(n, samples)
+    began = time.perf_counter()
+    counts = [reference_count(n, labels, cells, types, shapes) for cells, types in panels]
+    return (time.perf_counter() - began) / samples, counts
+
+
+def one_by_one(n: int, samples: int) -> tuple[float, list[int]]:
+    """(seconds per panel, solutions of each sampled panel) of the engine's compiled check
+    of a single panel against every line."""
+    spec = spec_for(n)
+    lines = line_set(spec.grid)
+    panels = [
+        Panel(spec.grid, tuple(Symbol("piece", c, t) for c, t in zip(cells, types, strict=True)))
+        for cells, types in sampled_panels(n, samples)
+    ]
+    solve(panels[0], spec.pieces, lines, 1 << 40, 0)
+    began = time.perf_counter()
+    counts = [solve(p, spec.pieces, lines, 1 << 40, 0).count for p in panels]
+    return (time.perf_counter() - began) / samples, counts
+
+
+def main() -> None:
+    print(f"numba threads: {numba.get_num_threads()}")
+    for n in (3, 4):
+        ready, seconds, solvable = engine(n)
+        python, expected = reference(n, SAMPLES[n])
+        compiled, counts = one_by_one(n, SAMPLES[n])
+        assert counts == expected, "the reference and the engine disagree"
+        total = len(list(combinations(range(n * n), 3))) * 24**3
+        print(
+            f"{n}x{n}, 3 pieces, {total:,} panels, {solvable:,} solvable: engine {seconds:.2f} s "
+            f"({total / seconds:,.0f} panels/s; kernels ready in {ready:.1f} s)"
+        )
+        for label, per_panel in (("plain Python", python), ("compiled, one by one", compiled)):
+            whole = per_panel * total
+            print(
+                f"  {label}: {per_panel * 1e3:.3f} ms/panel on {SAMPLES[n]:,} sampled panels, "
+                f"about {whole:,.0f} s for all; ratio {whole / seconds:,.0f}x"
+            )
+
+
+if __name__ == "__main__":
+    main()

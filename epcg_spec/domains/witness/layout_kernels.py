@@ -1,0 +1,381 @@
+"""numba kernels of the layout enumeration: one block is one choice of positions, with every
+assignment of values to them; the block is evaluated line by line, not panel by panel.
+
+For a line, the placed symbols fall into independent groups: a triangle or a crossing symbol
+alone (its rule reads only the line), and the squares and stars, or the pieces, that share a
+region. Each group yields the list of its value assignments that keep its rules; a line
+solves exactly the panels whose assignment combines one entry of every list, so the line adds
+one solution to each of them. An assignment enters the rank of its panel linearly (value
+times the position's weight), so each list entry is stored as its share of the rank.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ...spaces.bits import bit_index, lowest_bit, popcount
+from .kernels import has_slot
+from .model import CANNOT, COLOUR_FAMILY, LOCAL_FAMILY, MUST, NONE, SQUARE, STAR, TRIANGLE
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+KEY_BITS = 6
+KEY_MASK = np.int64(63)
+
+
+@njit(cache=True)
+def _multisets(region, most, place, largest, out):
+    """Write the distinct multisets of at most `most` pieces that tile `region` into `out`
+    (as keys: sorted piece indices, 6 bits each, index + 1) and return how many; -1 if `out`
+    is too small. Pieces go in the order of the lowest free cell, each with its first cell
+    there, so every tiling is reached once."""
+    count = 0
+    if popcount(region) > most * largest:
+        return 0
+    rest = np.zeros(most + 1, np.uint64)
+    tried = np.zeros(most + 1, np.int64)
+    chosen = np.zeros(most + 1, np.int64)
+    sorted_types = np.zeros(most, np.int64)
+    rest[0] = region
+    depth = 0
+    n_types = place.shape[0]
+    while depth >= 0:
+        if rest[depth] == ZERO or tried[depth] == n_types or depth == most:
+            if rest[depth] == ZERO and depth > 0:
+                for k in range(depth):
+                    sorted_types[k] = chosen[k]
+                part = sorted_types[:depth]
+                part.sort()
+                key = np.int64(0)
+                for k in range(depth):
+                    key |= (part[k] + 1) << (KEY_BITS * k)
+                if count == out.shape[0]:
+                    return -1
+                out[count] = key
+                count += 1
+            tried[depth] = 0
+            depth -= 1
+            continue
+        t = tried[depth]
+        tried[depth] = t + 1
+        if popcount(rest[depth]) > (most - depth) * largest:
+            tried[depth] = n_types
+            continue
+        cell = bit_index(lowest_bit(rest[depth]))
+        mask = place[t, cell]
+        if mask == ZERO or (mask & ~rest[depth]) != ZERO:
+            continue
+        chosen[depth] = t
+        rest[depth + 1] = rest[depth] & ~mask
+        depth += 1
+    if count == 0:
+        return 0
+    keys = np.sort(out[:count])
+    unique = 1
+    for k in range(1, count):
+        if keys[k] != keys[unique - 1]:
+            keys[unique] = keys[k]
+            unique += 1
+    out[:unique] = keys[:unique]
+    return unique
+
+
+@njit(cache=True, parallel=True)
+def tiling_counts(masks, most, place, largest, capacity, counts):
+    """counts[u]: how many multisets of at most `most` pieces tile masks[u] (-1: more than
+    `capacity`)."""
+    for u in prange(masks.shape[0]):
+        out = np.empty(capacity, np.int64)
+        counts[u] = _multisets(masks[u], most, place, largest, out)
+
+
+@njit(cache=True, parallel=True)
+def tiling_keys(masks, most, place, largest, capacity, start, keys):
+    """keys[start[u]:start[u + 1]]: the sorted multiset keys of masks[u]."""
+    for u in prange(masks.shape[0]):
+        out = np.empty(capacity, np.int64)
+        n = _multisets(masks[u], most, place, largest, out)
+        keys[start[u] : start[u] + n] = out[:n]
+
+
+@njit(cache=True, inline="always")
+def _next_permutation(a):
+    """Advance `a` to its next permutation in lexicographic order; False after the last."""
+    n = a.shape[0]
+    i = n - 2
+    while i >= 0 and a[i] >= a[i + 1]:
+        i -= 1
+    if i < 0:
+        return False
+    j = n - 1
+    while a[j] <= a[i]:
+        j -= 1
+    a[i], a[j] = a[j], a[i]
+    lo, hi = i + 1, n - 1
+    while lo < hi:
+        a[lo], a[hi] = a[hi], a[lo]
+        lo += 1
+        hi -= 1
+    return True
+
+
+@njit(cache=True, inline="always")
+def _piece_group(group, m, reg, region, lab, P, B, T, scratch, out, at):
+    """Append to out[at:] the rank shares of the assignments of pieces to the m positions
+    `group` that, with the base pieces of the region, tile it; return the new end.
+    `reg` is the region's global index, `region` its number within the line."""
+    pos_place, pos_weight, digit_of = P[2], P[5], P[8]
+    base_param, piece_cells = B[1], B[4]
+    reg_unique, til_start, til_keys = T
+    u = reg_unique[reg]
+    if u < 0:
+        return at
+    base, types, rest, perm = scratch[0], scratch[1], scratch[2], scratch[3]
+    nb = 0
+    for k in range(piece_cells.shape[0]):
+        if lab[piece_cells[k]] == region:
+            base[nb] = base_param[piece_cells[k]]
+            nb += 1
+    if nb > 1:
+        base[:nb].sort()
+    total = m + nb
+    for k in range(til_start[u], til_start[u + 1]):
+        key = til_keys[k]
+        n = 0
+        while key != 0 and n <= total:
+            if n < total:
+                types[n] = (key & KEY_MASK) - 1
+            key >>= KEY_BITS
+            n += 1
+        if n != total:
+            continue
+        b = 0
+        r = 0
+        for t in range(n):
+            if b < nb and types[t] == base[b]:
+                b += 1
+            elif r < m:
+                rest[r] = types[t]
+                r += 1
+            else:
+                r = m + 1
+                break
+        if b != nb or r != m:
+            continue
+        perm[:m] = rest[:m]
+        while True:
+            share = 0
+            for g in range(m):
+                d = digit_of[pos_place[group[g]], perm[g]]
+                if d < 0:
+                    share = -1
+                    break
+                share += d * pos_weight[group[g]]
+            if share >= 0:
+                out[at] = share
+                at += 1
+            if not _next_permutation(perm[:m]):
+                break
+    return at
+
+
+@njit(cache=True, inline="always")
+def _colour_group(group, m, region, lab, P, B, scratch, out, at):
+    """Append to out[at:] the rank shares of the colour assignments of the squares and stars
+    at the m positions `group` (one region) that keep the colour rules of that region."""
+    pos_place, pos_weight, values, n_values = P[2], P[5], P[6], P[7]
+    digits, colours = scratch[0], scratch[1]
+    digits[:m] = 0
+    while True:
+        for g in range(m):
+            colours[g] = values[pos_place[group[g]], digits[g]]
+        if _colours_ok(group, m, region, lab, colours, P[3], B):
+            share = 0
+            for g in range(m):
+                share += digits[g] * pos_weight[group[g]]
+            out[at] = share
+            at += 1
+        g = m - 1
+        while g >= 0:
+            digits[g] += 1
+            if digits[g] < n_values[pos_place[group[g]]]:
+                break
+            digits[g] = 0
+            g -= 1
+        if g < 0:
+            return at
+
+
+@njit(cache=True, inline="always")
+def _colour_symbol(k, m, group, colours, pos_kind, B):
+    """(kind, colour, cell) of the k-th colour symbol of a region: the placed ones first
+    (cell -1), then every base square or star (whatever its region)."""
+    if k < m:
+        return pos_kind[group[k]], colours[k], -1
+    cell = B[3][k - m]
+    return B[0][cell], B[1][cell], cell
+
+
+@njit(cache=True, inline="always")
+def _colours_ok(group, m, region, lab, colours, pos_kind, B):
+    """Whether the placed squares and stars of one region, with its base ones, keep the
+    rules: squares of one colour; each star with exactly one other symbol of its colour."""
+    every = m + B[3].shape[0]
+    square = -1
+    for k in range(every):
+        kind, colour, cell = _colour_symbol(k, m, group, colours, pos_kind, B)
+        if cell >= 0 and lab[cell] != region:
+            continue
+        if kind == SQUARE:
+            if square == -1:
+                square = colour
+            elif square != colour:
+                return False
+    for k in range(every):
+        kind, colour, cell = _colour_symbol(k, m, group, colours, pos_kind, B)
+        if kind != STAR or (cell >= 0 and lab[cell] != region):
+            continue
+        same = 0
+        for h in range(every):
+            _, other, there = _colour_symbol(h, m, group, colours, pos_kind, B)
+            if other == colour and (there < 0 or lab[there] == region):
+                same += 1
+        if same != 2:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _local_position(q, line, target, P, side, out, at):
+    """Append the rank shares of the values of position q that the line alone satisfies."""
+    j, kind, weight = P[2][q], P[3][q], P[5][q]
+    values, n_values = P[6], P[7]
+    if kind == TRIANGLE:
+        on = 0
+        for d in range(4):
+            if has_slot(line, side[target[q], d]):
+                on += 1
+        for t in range(n_values[j]):
+            if values[j, t] == on:
+                out[at] = t * weight
+                at += 1
+        return at
+    crossed = has_slot(line, target[q])
+    if (kind == MUST and crossed) or (kind == CANNOT and not crossed):
+        for t in range(n_values[j]):
+            out[at] = t * weight
+            at += 1
+    return at
+
+
+@njit(cache=True)
+def _collides(x, target, P, B):
+    """Set target[q] for every position; True if two symbols, or a symbol and a base
+    symbol, share a cell or a slot."""
+    pos_offset, pos_slot = P[0], P[1]
+    base_kind = B[0]
+    cells = ZERO
+    slots = B[2].copy()
+    for q in range(x.shape[0]):
+        t = pos_offset[q] + x[q]
+        target[q] = t
+        if pos_slot[q]:
+            if has_slot(slots, t):
+                return True
+            slots[t >> 6] |= ONE << np.uint64(t & 63)
+        else:
+            bit = ONE << np.uint64(t)
+            if base_kind[t] != NONE or (cells & bit) != ZERO:
+                return True
+            cells |= bit
+    return False
+
+
+@njit(cache=True)
+def layout_block(x, counts, bits, L, P, B, T):
+    """counts[s]: the number of lines solving the panel of value rank s at positions x (-1
+    for every s when two symbols collide); bits[s] gets the bit of each such line when bits
+    has rows. L: the lines (bits, ids, labels, first region, base colour and piece failures);
+    P: per position (offset, on a slot, placement, kind, family, weight), per placement
+    (values, number of values, digit of each value); B: the base panel (cell kinds, cell
+    values, slots, colour cells, piece cells, cell sides); T: the piece tilings of regions."""
+    lines, line_ids, labels, reg_first, fail_colour, fail_piece = L
+    pos_family = P[4]
+    piece_cells, side = B[4], B[5]
+    n = x.shape[0]
+    target = np.zeros(n, np.int64)
+    if _collides(x, target, P, B):
+        counts[:] = -1
+        return
+    counts[:] = 0
+    record = bits.shape[0] > 0
+    out = np.zeros(counts.shape[0] + n + 1, np.int64)
+    starts = np.zeros(n + 1, np.int64)
+    group = np.zeros(n, np.int64)
+    grouped = np.zeros(n, np.bool_)
+    pick = np.zeros(n, np.int64)
+    scratch = np.zeros((4, n + piece_cells.shape[0] + 1), np.int64)
+    for i in range(lines.shape[0]):
+        line = lines[i]
+        lab = labels[i]
+        groups = 0
+        at = 0
+        grouped[:] = False
+        touched_colour = ZERO
+        touched_piece = ZERO
+        for q in range(n):
+            if grouped[q]:
+                continue
+            starts[groups] = at
+            family = pos_family[q]
+            if family == LOCAL_FAMILY:
+                at = _local_position(q, line, target, P, side, out, at)
+            else:
+                region = lab[target[q]]
+                m = 0
+                for p in range(q, n):
+                    if not grouped[p] and pos_family[p] == family and lab[target[p]] == region:
+                        grouped[p] = True
+                        group[m] = p
+                        m += 1
+                if family == COLOUR_FAMILY:
+                    touched_colour |= ONE << np.uint64(region)
+                    at = _colour_group(group, m, region, lab, P, B, scratch, out, at)
+                else:
+                    touched_piece |= ONE << np.uint64(region)
+                    reg = reg_first[i] + region
+                    at = _piece_group(group, m, reg, region, lab, P, B, T, scratch, out, at)
+            if at == starts[groups]:
+                break
+            groups += 1
+            starts[groups] = at
+        else:
+            if (fail_colour[i] & ~touched_colour) != ZERO:
+                continue
+            if (fail_piece[i] & ~touched_piece) != ZERO:
+                continue
+            _combine(groups, starts, out, pick, counts, bits, record, line_ids[i])
+
+
+@njit(cache=True, inline="always")
+def _combine(groups, starts, out, pick, counts, bits, record, line_id):
+    """Add the line to every panel that combines one entry of each group's list."""
+    for g in range(groups):
+        pick[g] = starts[g]
+    while True:
+        s = 0
+        for g in range(groups):
+            s += out[pick[g]]
+        counts[s] += 1
+        if record:
+            bits[s, line_id >> 6] |= ONE << np.uint64(line_id & 63)
+        g = groups - 1
+        while g >= 0:
+            pick[g] += 1
+            if pick[g] < starts[g + 1]:
+                break
+            pick[g] = starts[g]
+            g -= 1
+        if g < 0:
+            return

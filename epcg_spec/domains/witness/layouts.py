@@ -1,0 +1,335 @@
+"""Exhaustive layouts: the ranked space of symbol placements, and its enumeration in blocks.
+
+The space is a product of ranked spaces: for each placement a combination C(domain, k) of
+positions, then for each placement the values of its k symbols (radix T^k). A block is one
+rank of the positions' product; it covers every value assignment (a contiguous rank range).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass, field
+from types import ModuleType
+
+import numba
+import numpy as np
+
+from ...compile.connector import generated_module, loop_template
+from ...compile.protocols import RunContext
+from ...errors import BuildError
+from ...search.chunked import Chunks, run_in_chunks
+from ...spaces import CombinationSpace, ProductSpace, RadixSpace, space_kernel_args
+from ...spaces.codegen import space_kernel_source
+from .kernels import base_filter
+from .layout_kernels import tiling_counts, tiling_keys
+from .lines import LineSet
+from .model import (
+    COLOUR_NAMES,
+    FAMILY,
+    KIND_CODE,
+    PIECE,
+    SLOT_KINDS,
+    SQUARE,
+    STAR,
+    Panel,
+    Symbol,
+    WitnessSpec,
+)
+from .pieces import placement_table
+from .rules import rule_tables
+
+CHUNK_ENTRIES = 1 << 21  # counts (and recorded line bits) held per chunk of blocks
+TILING_CAPACITY = 1 << 12  # distinct piece multisets tiling one region
+LIBRARY_BYTES = 1 << 30  # solution bitsets kept for a joint search
+
+
+@dataclass
+class LayoutPlan:
+    """The ranked space of a spec's layouts and the arrays the block kernel reads."""
+
+    spec: WitnessSpec
+    positions: ProductSpace
+    space: ProductSpace
+    per_block: int
+    arrays: tuple  # P of layout_loop: per position, then per placement
+
+    @property
+    def blocks(self) -> int:
+        return self.positions.max_rank
+
+    def panel(self, rank: int) -> Panel | None:
+        """The panel of a layout rank (base symbols plus the placed ones); None where two
+        symbols would share a cell or a slot."""
+        spec = self.spec
+        state = self.space.unrank(rank).tolist()
+        npos = self.positions.length
+        symbols = list(spec.panel.symbols)
+        taken = {(s.kind in SLOT_KINDS, s.at) for s in symbols}
+        q = 0
+        for placement in spec.placements:
+            first, _ = spec.grid.domain(placement.domain)
+            for _ in range(placement.count):
+                at = first + state[q]
+                value = placement.values[state[npos + q]]
+                key = (placement.kind in SLOT_KINDS, at)
+                if key in taken:
+                    return None
+                taken.add(key)
+                symbols.append(Symbol(placement.kind, at, value))
+                q += 1
+        return Panel(spec.grid, tuple(symbols))
+
+
+def layout_plan(spec: WitnessSpec) -> LayoutPlan:
+    grid = spec.grid
+    combos, radices = [], []
+    for j, placement in enumerate(spec.placements):
+        _, size = grid.domain(placement.domain)
+        combos.append((f"at{j}", CombinationSpace(size, placement.count)))
+        radices.append((f"value{j}", RadixSpace([len(placement.values)] * placement.count)))
+    positions = ProductSpace(combos)
+    space = ProductSpace(combos + radices)
+    per_block = space.max_rank // positions.max_rank
+    offset, slot, place, kind, family, weight = [], [], [], [], [], []
+    after = per_block
+    for j, placement in enumerate(spec.placements):
+        first, _ = grid.domain(placement.domain)
+        radix = len(placement.values)
+        for _ in range(placement.count):
+            after //= radix
+            offset.append(first)
+            slot.append(placement.kind in SLOT_KINDS)
+            place.append(j)
+            kind.append(KIND_CODE[placement.kind])
+            family.append(FAMILY[placement.kind])
+            weight.append(after)
+    width = max(len(p.values) for p in spec.placements)
+    span = max(len(spec.pieces), len(COLOUR_NAMES), 4)
+    values = np.zeros((len(spec.placements), width), np.int64)
+    n_values = np.array([len(p.values) for p in spec.placements], np.int64)
+    digit_of = np.full((len(spec.placements), span), -1, np.int64)
+    for j, placement in enumerate(spec.placements):
+        for t, value in enumerate(placement.values):
+            values[j, t] = value
+            digit_of[j, value] = t
+    arrays = (
+        np.array(offset, np.int64),
+        np.array(slot, np.bool_),
+        np.array(place, np.int64),
+        np.array(kind, np.int64),
+        np.array(family, np.int64),
+        np.array(weight, np.int64),
+        values,
+        n_values,
+        digit_of,
+    )
+    return LayoutPlan(spec, positions, space, per_block, arrays)
+
+
+@dataclass
+class Tally:
+    """What the enumeration found, merged over blocks in rank order."""
+
+    evaluated: int = 0
+    invalid: int = 0
+    solvable: int = 0
+    unique: int = 0
+    histogram: list[int] = field(default_factory=list)  # panels by number of solutions
+    best: list[tuple[int, int]] = field(default_factory=list)  # (solutions, rank)
+    library: list[np.ndarray] = field(default_factory=list)  # ranks kept for joint sets
+    library_bits: list[np.ndarray] = field(default_factory=list)
+
+    def as_state(self) -> dict:
+        return {
+            "evaluated": self.evaluated,
+            "invalid": self.invalid,
+            "solvable": self.solvable,
+            "unique": self.unique,
+            "histogram": self.histogram,
+            "best": self.best,
+        }
+
+    @classmethod
+    def from_state(cls, state: dict) -> Tally:
+        best = [(int(c), int(r)) for c, r in state["best"]]
+        return cls(
+            state["evaluated"],
+            state["invalid"],
+            state["solvable"],
+            state["unique"],
+            list(state["histogram"]),
+            best,
+        )
+
+
+@dataclass
+class Outcome:
+    tally: Tally
+    seconds: float
+    ready_seconds: float
+    lines: int
+
+
+def _module(plan: LayoutPlan) -> ModuleType:
+    imports, source = space_kernel_source(plan.positions)
+    imports = [*imports, "from epcg_spec.domains.witness.layout_kernels import layout_block"]
+    template = loop_template("layout_loop", __package__)
+    return generated_module(f"witness layouts of {plan.spec.name}", imports, [source, template])
+
+
+def _base_arrays(spec: WitnessSpec) -> tuple:
+    """B of layout_loop: the base panel's cell kinds and values, its slots, its colour and
+    piece cells, and the sides of every cell."""
+    arrays = spec.panel.arrays()
+    kind = arrays.cell_kind
+    colour_cells = np.flatnonzero((kind == SQUARE) | (kind == STAR)).astype(np.int64)
+    piece_cells = np.flatnonzero(kind == PIECE).astype(np.int64)
+    side = rule_tables(spec.grid, spec.pieces)[0]
+    return (kind, arrays.cell_param, arrays.must | arrays.cannot, colour_cells, piece_cells, side)
+
+
+def _line_arrays(spec: WitnessSpec, lines: LineSet) -> tuple:
+    """L of layout_loop: the lines that meet the base panel's line-local symbols, with the
+    regions where its colour or piece symbols alone break the rules."""
+    n = lines.count
+    ok = np.zeros(n, np.bool_)
+    fail_colour = np.zeros(n, np.uint64)
+    fail_piece = np.zeros(n, np.uint64)
+    base_filter(
+        lines.kernel_args(),
+        spec.panel.arrays().kernel_args(),
+        rule_tables(spec.grid, spec.pieces),
+        ok,
+        fail_colour,
+        fail_piece,
+    )
+    keep = np.flatnonzero(ok).astype(np.int64)
+    return (
+        np.ascontiguousarray(lines.bits[keep]),
+        keep,
+        np.ascontiguousarray(lines.labels[keep]),
+        lines.reg_start[keep].copy(),
+        fail_colour[keep],
+        fail_piece[keep],
+    )
+
+
+def _tiling_arrays(spec: WitnessSpec, lines: LineSet) -> tuple:
+    """T of layout_loop: for each region of every line, the piece multisets that tile it."""
+    most = sum(p.count for p in spec.placements if p.kind == "piece")
+    most += sum(1 for s in spec.panel.symbols if s.kind == "piece")
+    reg_unique = np.full(lines.reg_mask.shape[0], -1, np.int64)
+    if most == 0:
+        return reg_unique, np.zeros(1, np.int64), np.zeros(0, np.int64)
+    largest = max(p.size for p in spec.pieces)
+    area = np.bitwise_count(lines.reg_mask).astype(np.int64)
+    eligible = np.flatnonzero(area <= most * largest)
+    masks, inverse = np.unique(lines.reg_mask[eligible], return_inverse=True)
+    reg_unique[eligible] = inverse.reshape(-1)
+    place = placement_table(spec.pieces, spec.grid.width, spec.grid.height)
+    counts = np.zeros(masks.shape[0], np.int64)
+    tiling_counts(masks, most, place, largest, TILING_CAPACITY, counts)
+    if (counts < 0).any():
+        raise BuildError(
+            f"a region can be tiled by more than {TILING_CAPACITY:,} different sets of at "
+            f"most {most} pieces; place fewer pieces or use a smaller library"
+        )
+    start = np.zeros(masks.shape[0] + 1, np.int64)
+    np.cumsum(counts, out=start[1:])
+    keys = np.zeros(int(start[-1]), np.int64)
+    tiling_keys(masks, most, place, largest, TILING_CAPACITY, start, keys)
+    return reg_unique, start, keys
+
+
+@dataclass
+class Library:
+    """Which panels a joint search may choose: solution counts in [low, high]."""
+
+    low: int
+    high: int | None
+
+
+def run_layouts(
+    plan: LayoutPlan,
+    lines: LineSet,
+    ctx: RunContext,
+    library: Library | None = None,
+) -> Outcome:
+    """Enumerate every layout; with `library`, also keep the ranks (and solution bits) of
+    the panels whose number of solutions lies in its range."""
+    spec = plan.spec
+    if ctx.threads:
+        numba.set_num_threads(min(ctx.threads, numba.config.NUMBA_NUM_THREADS))
+    ready = time.perf_counter()
+    module = _module(plan)
+    args = (
+        space_kernel_args(plan.positions),
+        _line_arrays(spec, lines),
+        plan.arrays,
+        _base_arrays(spec),
+        _tiling_arrays(spec, lines),
+    )
+    words = (lines.count + 63) // 64 if library else 0
+    per_block = plan.per_block
+    chunk = max(1, min(plan.blocks, CHUNK_ENTRIES // (per_block * (1 + words))))
+    _chunk(module, args, 0, 0, per_block, words)
+    ready_seconds = time.perf_counter() - ready
+    tally = Tally()
+
+    def work(first: int, stop: int) -> None:
+        counts, bits = _chunk(module, args, first, stop - first, per_block, words)
+        _add(tally, counts, bits, first * per_block, spec, library)
+
+    def restore(state: dict) -> None:
+        tally.__dict__.update(Tally.from_state(state).__dict__)
+
+    chunks = Chunks(
+        plan.blocks, "enumerating layouts", "blocks", chunk, lambda a, b: (b - a) * per_block
+    )
+    key = _checkpoint_key(spec) if library is None else None
+    seconds = run_in_chunks(chunks, work, ctx, key, tally.as_state, restore)
+    return Outcome(tally, seconds, ready_seconds, int(args[1][0].shape[0]))
+
+
+def _checkpoint_key(spec: WitnessSpec) -> str:
+    return hashlib.sha256(json.dumps(spec.document.data, sort_keys=True).encode()).hexdigest()
+
+
+def _chunk(module, args, first: int, blocks: int, per_block: int, words: int):
+    counts = np.zeros((blocks, per_block), np.int32)
+    bits = np.zeros((blocks, per_block if words else 0, max(words, 1)), np.uint64)
+    module.layout_blocks(first, counts, bits, *args)
+    return counts, bits
+
+
+def _add(tally: Tally, counts, bits, first_rank: int, spec: WitnessSpec, library) -> None:
+    flat = counts.reshape(-1)
+    tally.evaluated += flat.size
+    tally.invalid += int(np.count_nonzero(flat < 0))
+    solved = np.flatnonzero(flat > 0)
+    tally.solvable += solved.size
+    tally.unique += int(np.count_nonzero(flat == 1))
+    found = np.bincount(flat[solved]).tolist() if solved.size else []
+    if len(found) > len(tally.histogram):
+        tally.histogram += [0] * (len(found) - len(tally.histogram))
+    for c, n in enumerate(found):
+        tally.histogram[c] += n
+    sign = 1 if spec.objective == "fewest" else -1
+    values = flat[solved].astype(np.int64)
+    order = np.lexsort((solved, sign * values))[: spec.top]
+    merged = tally.best + [(int(values[k]), first_rank + int(solved[k])) for k in order]
+    tally.best = sorted(merged, key=lambda item: (sign * item[0], item[1]))[: spec.top]
+    if library is not None:
+        high = library.high if library.high is not None else np.iinfo(np.int32).max
+        keep = np.flatnonzero((flat >= library.low) & (flat <= high))
+        tally.library.append(first_rank + keep.astype(np.int64))
+        tally.library_bits.append(bits.reshape(flat.size, -1)[keep])
+        held = sum(b.nbytes for b in tally.library_bits)
+        if held > LIBRARY_BYTES:
+            raise BuildError(
+                f"the candidate panels' solution sets pass {LIBRARY_BYTES >> 20:,} MiB "
+                f"({sum(len(r) for r in tally.library):,} panels so far); narrow them with "
+                "joint.min_solutions and joint.max_solutions, or a smaller layout"
+            )

@@ -1,0 +1,367 @@
+"""A schema-valid `kind: witness` document to a WitnessSpec, with every semantic check."""
+
+from __future__ import annotations
+
+import difflib
+from math import comb
+from pathlib import Path
+from typing import Any
+
+from ...errors import Diagnostic, SpecError
+from ...spec.document import Document
+from ...spec.document import Path as DocPath
+from ...spec.params import integer_field, resolve_params
+from .model import (
+    CELL_KINDS,
+    COLOUR_NAMES,
+    MAX_SIDE,
+    SLOT_KINDS,
+    Grid,
+    JointSpec,
+    Panel,
+    Placement,
+    Symbol,
+    WitnessSpec,
+)
+from .pieces import Piece, default_library, parse_rows
+
+DEFAULT_TOP = 3
+MAX_PER_BLOCK = 1 << 24  # value assignments of one choice of positions
+MAX_LAYOUTS = 1 << 40
+MAX_TILING_PIECES = 8  # placed and fixed pieces of a layout: the multisets that tile a region
+DEFAULT_VALUES = {"square": ("white", "black"), "star": ("white", "black"), "triangle": (1, 2, 3)}
+
+
+def load_witness_spec(doc: Document, overrides: dict[str, Any]) -> WitnessSpec:
+    data = doc.data
+    params = resolve_params(doc, overrides)
+    problems: list[Diagnostic] = []
+    grid = _grid(doc, params)
+    pieces = _pieces(doc, problems)
+    symbols = _symbols(doc, grid, pieces, params, problems)
+    placements = [
+        p
+        for i, item in enumerate(data.get("layout") or [])
+        if (p := _placement(doc, ("layout", i), item, grid, pieces, params, problems))
+    ]
+    joint = _joint(doc, params, bool(placements), problems)
+    if problems:
+        raise SpecError(problems)
+    if placements:
+        _check_size(doc, grid, placements)
+        _check_pieces(doc, placements, symbols)
+    search = data.get("search") or {}
+    _check_backend(doc, search, joint)
+    _check_applies(doc, search, bool(placements), joint)
+    return WitnessSpec(
+        document=doc,
+        name=data.get("name") or Path(doc.source).stem,
+        description=data.get("description", ""),
+        grid=grid,
+        panel=Panel(grid, tuple(symbols)),
+        pieces=pieces,
+        placements=placements,
+        joint=joint,
+        objective="most" if data.get("objective") == "most-solutions" else "fewest",
+        top=search.get("top", DEFAULT_TOP),
+        limit=search.get("limit", 0),
+    )
+
+
+def _grid(doc: Document, params: dict[str, int]) -> Grid:
+    size = [integer_field(doc, ("panel", "size", i), params) for i in range(2)]
+    for i, side in enumerate(size):
+        if not 1 <= side <= MAX_SIDE:
+            raise SpecError(
+                doc.diag(
+                    ("panel", "size", i),
+                    f"a panel side must be 1..{MAX_SIDE} cells, not {side}",
+                    "a region must fit a 64-bit board",
+                )
+            )
+    width, height = size
+    panel = doc.data["panel"]
+    start = _vertex(doc, ("panel", "start"), params, width, height) if "start" in panel else (0, 0)
+    goal = (
+        _vertex(doc, ("panel", "goal"), params, width, height)
+        if "goal" in panel
+        else (width, height)
+    )
+    if start == goal:
+        raise SpecError(doc.diag(("panel", "goal"), "the goal is the start vertex"))
+    return Grid(width, height, start, goal)
+
+
+def _vertex(doc, path: DocPath, params, width: int, height: int) -> tuple[int, int]:
+    x, y = (integer_field(doc, (*path, i), params) for i in range(2))
+    if not (0 <= x <= width and 0 <= y <= height):
+        raise SpecError(
+            doc.diag(
+                path,
+                f"vertex [{x}, {y}] is off the panel",
+                f"vertices are [x, y] with 0 <= x <= {width}, 0 <= y <= {height}",
+            )
+        )
+    return x, y
+
+
+def _pieces(doc: Document, problems: list[Diagnostic]) -> tuple[Piece, ...]:
+    drawn = doc.data.get("pieces")
+    if drawn is None:
+        return default_library()
+    pieces: list[Piece] = []
+    for name, rows in drawn.items():
+        cells = parse_rows(rows)
+        if isinstance(cells, str):
+            problems.append(doc.diag(("pieces", name), f"piece {name!r}: {cells}"))
+            continue
+        twin = next((p for p in pieces if p.cells == cells), None)
+        if twin is not None:
+            problems.append(
+                doc.diag(
+                    ("pieces", name),
+                    f"piece {name!r} has the same shape as {twin.name!r}",
+                    "keep one of them",
+                    key=True,
+                )
+            )
+            continue
+        pieces.append(Piece(name, cells))
+    return tuple(pieces)
+
+
+def _symbols(doc, grid: Grid, pieces, params, problems) -> list[Symbol]:
+    symbols: list[Symbol] = []
+    taken: dict[tuple[bool, int], DocPath] = {}
+    for i, item in enumerate(doc.data["panel"].get("constraints") or []):
+        path = ("panel", "constraints", i)
+        try:
+            symbol = _symbol(doc, path, item, grid, pieces, params)
+        except SpecError as exc:
+            problems.extend(exc.diagnostics)
+            continue
+        key = (symbol.kind in SLOT_KINDS, symbol.at)
+        if key in taken:
+            first = doc.pos(taken[key])
+            where = "slot" if key[0] else "cell"
+            problems.append(
+                doc.diag(path, f"this {where} already holds a symbol (at {first.line}:{first.col})")
+            )
+            continue
+        taken[key] = path
+        symbols.append(symbol)
+    return symbols
+
+
+def _symbol(doc, path, item: dict, grid: Grid, pieces, params) -> Symbol:
+    kinds = [k for k in item if k != "at"]
+    if len(kinds) != 1:
+        raise SpecError(
+            doc.diag(
+                path,
+                "a symbol is one of " + ", ".join(SLOT_KINDS + CELL_KINDS),
+                "e.g. {piece: L3-sw, at: [0, 2]} or {must_cross: [1, 2]}",
+            )
+        )
+    kind = kinds[0]
+    if kind in SLOT_KINDS:
+        if "at" in item:
+            raise SpecError(
+                doc.diag(
+                    (*path, "at"),
+                    f"a {kind} symbol is placed by its own value",
+                    f"write {{{kind}: [x, y]}} for a vertex or {{{kind}: [[x1, y1], [x2, y2]]}} "
+                    "for an edge",
+                    key=True,
+                )
+            )
+        return Symbol(kind, _slot(doc, (*path, kind), grid, params))
+    if "at" not in item:
+        raise SpecError(doc.diag(path, f"a {kind} needs its cell", "add at: [x, y]"))
+    x, y = (integer_field(doc, (*path, "at", k), params) for k in range(2))
+    if not (0 <= x < grid.width and 0 <= y < grid.height):
+        raise SpecError(
+            doc.diag(
+                (*path, "at"),
+                f"cell [{x}, {y}] is off the panel",
+                f"cells are [x, y] with 0 <= x < {grid.width}, 0 <= y < {grid.height}",
+            )
+        )
+    value = _value(doc, (*path, kind), kind, item[kind], pieces)
+    return Symbol(kind, grid.cell(x, y), value)
+
+
+def _slot(doc, path: DocPath, grid: Grid, params) -> int:
+    node = doc.get(path)
+    if isinstance(node[0], list):
+        a, b = (_vertex(doc, (*path, k), params, grid.width, grid.height) for k in range(2))
+        slot = grid.edge(a, b)
+        if slot is None:
+            raise SpecError(
+                doc.diag(path, f"{list(a)} and {list(b)} are not neighbours, so not an edge")
+            )
+        return slot
+    x, y = _vertex(doc, path, params, grid.width, grid.height)
+    return grid.vertex(x, y)
+
+
+def _value(doc, path: DocPath, kind: str, value: Any, pieces) -> int:
+    """The index of a colour or piece name, or a triangle count."""
+    if kind == "triangle":
+        if not (isinstance(value, int) and 1 <= value <= 3):
+            raise SpecError(doc.diag(path, f"a triangle count is 1, 2 or 3, not {value!r}"))
+        return value
+    names = COLOUR_NAMES if kind in ("square", "star") else tuple(p.name for p in pieces)
+    what = "colour" if kind in ("square", "star") else "piece"
+    if value not in names:
+        close = difflib.get_close_matches(str(value), names, n=1)
+        hint = f"did you mean '{close[0]}'? " if close else ""
+        raise SpecError(
+            doc.diag(path, f"unknown {what} {value!r}", hint + f"({what}s: {', '.join(names)})")
+        )
+    return names.index(value)
+
+
+def _placement(doc, path, item: dict, grid: Grid, pieces, params, problems) -> Placement | None:
+    kind = item["place"]
+    domain = item.get("within", "slots" if kind in SLOT_KINDS else "cells")
+    if (domain == "cells") != (kind in CELL_KINDS):
+        allowed = "cells" if kind in CELL_KINDS else "edges, vertices or slots"
+        problems.append(doc.diag((*path, "within"), f"a {kind} goes on {allowed}, not on {domain}"))
+        return None
+    _, size = grid.domain(domain)
+    count = integer_field(doc, (*path, "count"), params)
+    if not 1 <= count <= size:
+        problems.append(
+            doc.diag(
+                (*path, "count"),
+                f"count must be 1..{size} (the {domain} of a {grid.width}x{grid.height} panel), "
+                f"not {count}",
+            )
+        )
+        return None
+    if kind in SLOT_KINDS:
+        if "values" in item:
+            problems.append(doc.diag((*path, "values"), f"a {kind} symbol has no values", key=True))
+            return None
+        return Placement(kind, count, (0,), domain, path)
+    given = item.get("values")
+    if given is None:
+        given = DEFAULT_VALUES.get(kind) or tuple(p.name for p in pieces)
+    values: list[int] = []
+    for k, value in enumerate(given):
+        try:
+            index = _value(doc, (*path, "values", k), kind, value, pieces)
+        except SpecError as exc:
+            problems.extend(exc.diagnostics)
+            return None
+        if index in values:
+            problems.append(doc.diag((*path, "values", k), f"{value!r} is listed twice"))
+            return None
+        values.append(index)
+    return Placement(kind, count, tuple(values), domain, path)
+
+
+def _check_size(doc: Document, grid: Grid, placements: list[Placement]) -> None:
+    per_block, blocks = 1, 1
+    for p in placements:
+        per_block *= len(p.values) ** p.count
+        blocks *= comb(grid.domain(p.domain)[1], p.count)
+    if per_block > MAX_PER_BLOCK or per_block * blocks > MAX_LAYOUTS:
+        raise SpecError(
+            doc.diag(
+                ("layout",),
+                f"the layouts number {per_block * blocks:,} ({blocks:,} choices of positions x "
+                f"{per_block:,} value assignments); at most {MAX_LAYOUTS:,} layouts and "
+                f"{MAX_PER_BLOCK:,} assignments per choice of positions are enumerated",
+                "place fewer symbols or allow fewer values",
+            )
+        )
+
+
+def _check_pieces(doc: Document, placements: list[Placement], symbols: list[Symbol]) -> None:
+    placed = sum(p.count for p in placements if p.kind == "piece")
+    fixed = sum(1 for s in symbols if s.kind == "piece")
+    if placed and placed + fixed > MAX_TILING_PIECES:
+        raise SpecError(
+            doc.diag(
+                ("layout",),
+                f"a layout with {placed} placed and {fixed} fixed pieces; at most "
+                f"{MAX_TILING_PIECES} pieces in all can share the regions of a layout",
+                "place fewer pieces",
+            )
+        )
+
+
+def _check_applies(doc: Document, search: dict, has_layout: bool, joint) -> None:
+    """Keys that only some modes read are refused where they would be ignored."""
+    if "limit" in search and has_layout:
+        raise SpecError(
+            doc.diag(
+                ("search", "limit"),
+                "limit stops counting the solutions of a single panel",
+                "layouts count every solution; remove it",
+                key=True,
+            )
+        )
+    if "objective" in doc.data and (not has_layout or joint is not None):
+        raise SpecError(
+            doc.diag(
+                ("objective",),
+                "objective ranks the panels of a layout search",
+                "remove it (a panel alone, or joint sets, have their own order)",
+                key=True,
+            )
+        )
+
+
+def _joint(doc, params, has_layout: bool, problems) -> JointSpec | None:
+    node = doc.data.get("joint")
+    if node is None:
+        return None
+    panels = integer_field(doc, ("joint", "panels"), params)
+    if panels < 2:
+        problems.append(
+            doc.diag(("joint", "panels"), f"a joint set needs 2 or more panels, not {panels}")
+        )
+        return None
+    if not has_layout:
+        problems.append(
+            doc.diag(
+                ("joint",),
+                "joint sets choose among the panels of a layout",
+                "add a 'layout' (e.g. [{place: piece, count: 3}])",
+                key=True,
+            )
+        )
+        return None
+    low = node.get("min_solutions", 1)
+    high = node.get("max_solutions")
+    if high is not None and high < low:
+        problems.append(
+            doc.diag(
+                ("joint", "max_solutions"), f"max_solutions {high} is below min_solutions {low}"
+            )
+        )
+        return None
+    return JointSpec(panels, low, high)
+
+
+def _check_backend(doc: Document, search: dict, joint: JointSpec | None) -> None:
+    backend = search.get("backend")
+    if backend == "branch_and_bound" and joint is None:
+        raise SpecError(
+            doc.diag(
+                ("search", "backend"),
+                "branch_and_bound chooses joint sets of panels",
+                "add 'joint: {panels: 3}' and a 'layout', or use exhaustive",
+            )
+        )
+    if backend == "exhaustive" and joint is not None:
+        raise SpecError(
+            doc.diag(
+                ("search", "backend"),
+                "joint sets are found by branch_and_bound",
+                "write backend: branch_and_bound, or leave it out",
+            )
+        )

@@ -1,0 +1,314 @@
+"""A compiled witness spec: solve one panel, enumerate layouts, or find joint panel sets."""
+
+from __future__ import annotations
+
+import json
+import time
+from math import comb
+from typing import Any
+
+import numpy as np
+
+from ...compile.protocols import RunContext, RunOutput
+from ...errors import UsageError
+from ...output.result import base_result
+from ...spec.yaml_writer import dump_yaml
+from .joint import search_joint
+from .layouts import LayoutPlan, Outcome, layout_plan, run_layouts
+from .lines import LineSet, cached_count, count_lines, enumerate_lines, line_path, line_set
+from .model import Panel, WitnessSpec
+from .render import panel_svg, panels_svg
+from .rules import solve
+
+NO_LIMIT = 1 << 62
+
+
+class WitnessProblem:
+    """A panel's lines (exhaustive), every layout (exhaustive) or joint sets (branch and bound)."""
+
+    kind = "witness"
+
+    def __init__(self, spec: WitnessSpec):
+        self.spec = spec
+        self.name = spec.name
+        self.backend = spec.backend
+        self._plan: LayoutPlan | None = layout_plan(spec) if spec.placements else None
+
+    # ---- describing ----
+
+    def space_size(self) -> int | None:
+        if self._plan is not None:
+            return self._plan.space.max_rank
+        known = cached_count(self.spec.grid)
+        return known if known is not None else count_lines(self.spec.grid)
+
+    def explain(self) -> list[tuple[str, str]]:
+        spec, grid = self.spec, self.spec.grid
+        known = cached_count(grid)
+        rows = [
+            ("spec", f"{spec.name} (kind: witness)"),
+            ("panel", f"{grid.width}x{grid.height} cells, line from {grid.start} to {grid.goal}"),
+            (
+                "candidate lines",
+                f"{known:,} (cached)" if known is not None else "enumerated on the first build",
+            ),
+            ("symbols", _symbol_summary(spec.panel) or "none"),
+            (
+                "pieces",
+                f"{len(spec.pieces)}: "
+                + ", ".join(f"{p.name} {'/'.join(p.rows)}" for p in spec.pieces),
+            ),
+        ]
+        if self._plan is None:
+            rows.append(("back end", "exhaustive: every candidate line is checked"))
+            return rows
+        for p in spec.placements:
+            _, size = grid.domain(p.domain)
+            rows.append(
+                (
+                    "layout",
+                    f"{p.count} {p.kind} on {p.domain}: C({size}, {p.count}) positions x "
+                    f"{len(p.values)}^{p.count} values",
+                )
+            )
+        rows.append(("space", self._plan.space.describe()))
+        if spec.joint is None:
+            rows.append(
+                ("back end", f"exhaustive: every layout, keeping the {spec.objective} solutions")
+            )
+        else:
+            rows.append(
+                (
+                    "back end",
+                    f"branch_and_bound: {spec.joint.panels} of the panels with "
+                    f"{spec.joint.min_solutions}..{spec.joint.max_solutions or 'any'} solutions, "
+                    "exactly one joint solution; best: the most joint solutions left by every "
+                    "proper subset",
+                )
+            )
+        rows.append(("keeps", f"the best {spec.top}"))
+        return rows
+
+    # ---- running ----
+
+    def run(self, ctx: RunContext) -> RunOutput:
+        if ctx.shard != (0, 1):
+            raise UsageError("witness runs cannot be sharded yet; run without --shard")
+        lines = line_set(self.spec.grid)
+        if self.spec.mode == "solve":
+            return self._solve(ctx, lines)
+        if self.spec.mode == "layouts":
+            return self._layouts(ctx, lines)
+        return self._joint(ctx, lines)
+
+    def count(self, ctx: RunContext, constrained: bool) -> RunOutput:
+        size = self.space_size()
+        result = base_result(self.name, self.kind, self.backend, ctx)
+        what = "layouts" if self._plan is not None else "candidate lines"
+        summary = [f"{self.name}: {size:,} {what}"]
+        result.update(space_size=size)
+        if constrained:
+            lines = line_set(self.spec.grid)
+            if self._plan is None:
+                ran = self._solve(ctx, lines).result
+            else:
+                ran = self._layouts(ctx, lines, draw=False).result
+            result.update({k: ran[k] for k in ("count", "evaluated", "seconds")})
+            noun = "solutions" if self._plan is None else "solvable panels"
+            summary.append(f"  {ran['count']:,} {noun}")
+        return RunOutput(result=result, summary=summary)
+
+    def sample(self, ctx: RunContext, ranks: list[int] | None, n: int, distinct: bool) -> RunOutput:
+        size = self.space_size()
+        if ranks is None:
+            rng = np.random.default_rng(ctx.seed)
+            ranks = (
+                [int(r) for r in rng.choice(size, size=min(n, size), replace=False)]
+                if distinct
+                else [int(r) for r in rng.integers(0, size, size=n)]
+            )
+        bad = [r for r in ranks if not -size <= r < size]
+        if bad:
+            raise UsageError(f"rank {bad[0]} is out of range: ranks are 0..{size - 1}")
+        chosen = [r + size if r < 0 else r for r in ranks]
+        samples = [{"rank": r, "state": self._state_of(r)} for r in chosen]
+        result = base_result(self.name, self.kind, self.backend, ctx)
+        result.update(space_size=size, samples=samples)
+        return RunOutput(
+            result=result, summary=[f"{s['rank']}: {json.dumps(s['state'])}" for s in samples]
+        )
+
+    def _state_of(self, rank: int) -> Any:
+        if self._plan is None:
+            bits = enumerate_lines(self.spec.grid)
+            return {"line": [list(v) for v in line_path(self.spec.grid, bits[rank])]}
+        panel = self._plan.panel(rank)
+        if panel is None:
+            return {"panel": None, "why": "two symbols share a cell or a slot"}
+        return {"panel": panel.to_data(self.spec.pieces)}
+
+    # ---- the three modes ----
+
+    def _solve(self, ctx: RunContext, lines: LineSet) -> RunOutput:
+        spec = self.spec
+        limit = spec.limit or NO_LIMIT
+        began = time.perf_counter()
+        solved = solve(spec.panel, spec.pieces, lines, limit, spec.top)
+        seconds = time.perf_counter() - began
+        count, found = solved.count, solved.found
+        paths = [line_path(spec.grid, lines.bits[i]) for i in found]
+        result = base_result(self.name, self.kind, self.backend, ctx)
+        result.update(
+            space_size=lines.count,
+            evaluated=solved.checked,
+            count=count,
+            limited=count >= limit,
+            panel=spec.panel.to_data(spec.pieces),
+            best=[
+                {"rank": i, "score": None, "state": {"line": [list(v) for v in path]}}
+                for i, path in zip(found, paths, strict=True)
+            ],
+            seconds=round(seconds, 3),
+        )
+        artifacts = {"panel.svg": panel_svg(spec.panel, spec.pieces, title=spec.name)}
+        for k, path in enumerate(paths, 1):
+            artifacts[f"solution-{k}.svg"] = panel_svg(
+                spec.panel, spec.pieces, path, title=f"solution {k} of {count:,}"
+            )
+        more = "+" if count >= limit else ""
+        summary = [
+            f"{spec.name}: {spec.grid.width}x{spec.grid.height} panel, {lines.count:,} "
+            f"candidate lines, {count:,}{more} solutions",
+        ]
+        return RunOutput(result=result, artifacts=artifacts, summary=summary)
+
+    def _layouts(self, ctx: RunContext, lines: LineSet, draw: bool = True) -> RunOutput:
+        spec = self.spec
+        outcome = run_layouts(self._plan, lines, ctx)
+        tally = outcome.tally
+        result = self._layout_result(ctx, outcome)
+        best, artifacts = [], {}
+        for k, (solutions, rank) in enumerate(tally.best, 1):
+            panel = self._plan.panel(rank)
+            best.append({"rank": rank, "score": solutions, "state": panel.to_data(spec.pieces)})
+            if draw:
+                artifacts.update(self._drawings(f"best-{k}", panel, lines, solutions, rank))
+        result["best"] = best
+        summary = [
+            f"{spec.name}: {self._plan.space.describe()}",
+            f"  {tally.solvable:,} solvable, {tally.unique:,} with exactly one solution"
+            + (f", {tally.invalid:,} with two symbols in one place" if tally.invalid else ""),
+            f"  {outcome.lines:,} candidate lines; {outcome.seconds:.3f} s "
+            f"(kernels ready in {outcome.ready_seconds:.1f} s)",
+        ]
+        if best:
+            summary.append(f"  best: rank {best[0]['rank']} with {best[0]['score']} solutions")
+        return RunOutput(result=result, artifacts=artifacts, summary=summary)
+
+    def _layout_result(self, ctx: RunContext, outcome: Outcome) -> dict[str, Any]:
+        tally = outcome.tally
+        result = base_result(self.name, self.kind, self.backend, ctx)
+        result.update(
+            space=self._plan.space.describe(),
+            space_size=self._plan.space.max_rank,
+            evaluated=tally.evaluated,
+            count=tally.solvable,
+            unique=tally.unique,
+            invalid=tally.invalid,
+            lines=outcome.lines,
+            solutions_histogram={str(c): n for c, n in enumerate(tally.histogram) if n},
+            objective={
+                "sense": "minimize" if self.spec.objective == "fewest" else "maximize",
+                "expr": "solutions",
+            },
+            best=[],
+            seconds=round(outcome.seconds, 3),
+        )
+        return result
+
+    def _drawings(self, stem: str, panel: Panel, lines: LineSet, solutions: int, rank: int):
+        """The panel, its first solution, and a spec that re-checks it with `build`."""
+        spec = self.spec
+        first = solve(panel, spec.pieces, lines, 1, 1).found[0]
+        path = line_path(spec.grid, lines.bits[first])
+        label = f"rank {rank}: {solutions} solution{'s' if solutions != 1 else ''}"
+        return {
+            f"{stem}.svg": panel_svg(panel, spec.pieces, title=label),
+            f"{stem}-solution.svg": panel_svg(panel, spec.pieces, path, title=label),
+            f"{stem}.yaml": self._recheck_spec(f"{spec.name}-{stem}", panel),
+        }
+
+    def _recheck_spec(self, name: str, panel: Panel) -> str:
+        data: dict[str, Any] = {
+            "kind": "witness",
+            "name": name,
+            "panel": panel.to_data(self.spec.pieces),
+        }
+        if "pieces" in self.spec.document.data:
+            data["pieces"] = self.spec.document.data["pieces"]
+        return dump_yaml(data)
+
+    def _joint(self, ctx: RunContext, lines: LineSet) -> RunOutput:
+        spec, joint = self.spec, self.spec.joint
+        search = search_joint(self._plan, lines, ctx)
+        found, tally = search.found, search.layouts.tally
+        unpruned = comb(len(search.ranks), joint.panels)
+        result = self._layout_result(ctx, search.layouts)
+        result.update(
+            space_size=comb(search.candidates, joint.panels),
+            evaluated=found.nodes,
+            count=len(found.best),
+            solvable=tally.solvable,
+            layouts_evaluated=tally.evaluated,
+            candidates=search.candidates,
+            distinct_candidates=len(search.ranks),
+            nodes=found.nodes,
+            unpruned=unpruned,
+            objective={
+                "sense": "maximize",
+                "expr": "fewest joint solutions over the proper subsets, of sets with one",
+            },
+            seconds=round(search.layouts.seconds + found.seconds, 3),
+        )
+        best, artifacts = [], {}
+        for k, (value, chosen) in enumerate(found.best, 1):
+            ranks = [int(search.ranks[i]) for i in chosen]
+            panels = [self._plan.panel(r) for r in ranks]
+            path = line_path(spec.grid, lines.bits[search.joint_line(chosen)])
+            state = {
+                "ranks": ranks,
+                "panels": [p.to_data(spec.pieces) for p in panels],
+                "line": [list(v) for v in path],
+            }
+            best.append({"rank": None, "score": value, "state": state})
+            titles = [
+                f"rank {ranks[m]}: {int(search.sizes[i])} solutions" for m, i in enumerate(chosen)
+            ]
+            artifacts[f"joint-{k}.svg"] = panels_svg(panels, spec.pieces, None, titles)
+            artifacts[f"joint-{k}-solution.svg"] = panels_svg(panels, spec.pieces, path, titles)
+            for m, panel in enumerate(panels, 1):
+                artifacts[f"joint-{k}-panel-{m}.yaml"] = self._recheck_spec(
+                    f"{spec.name}-{k}-panel-{m}", panel
+                )
+        result["best"] = best
+        summary = [
+            f"{spec.name}: {tally.solvable:,} solvable panels of {self._plan.space.max_rank:,} "
+            f"layouts; the {len(search.ranks):,} with different solution sets are candidates",
+            f"  branch and bound: {found.nodes:,} nodes expanded; the unpruned tree has "
+            f"{unpruned:,} sets of {joint.panels} ({found.seconds:.2f} s)",
+        ]
+        if best:
+            summary.append(
+                f"  best: ranks {best[0]['state']['ranks']}: one joint solution, and every "
+                f"proper subset leaves at least {best[0]['score']:g}"
+            )
+        else:
+            summary.append("  no set has exactly one joint solution")
+        return RunOutput(result=result, artifacts=artifacts, summary=summary)
+
+
+def _symbol_summary(panel: Panel) -> str:
+    kinds: dict[str, int] = {}
+    for symbol in panel.symbols:
+        kinds[symbol.kind] = kinds.get(symbol.kind, 0) + 1
+    return ", ".join(f"{n} {kind}" for kind, n in kinds.items())

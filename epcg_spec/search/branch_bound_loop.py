@@ -1,0 +1,80 @@
+"""The branch-and-bound back end's block loop (Algorithm 6 of Sturtevant & Ota, AIIDE 2018:
+incremental sets with an upper bound).
+
+This file is a template, never imported: the connector copies it into a generated module
+where the one name it leaves free is the problem's evaluator, imported by module-level name:
+
+    bb_extend(acc, chosen, d, T) -> float
+        chosen[:d + 1] is a set of candidate indices (increasing), chosen[d] just added;
+        write acc[d + 1] from acc[d] (the evaluator's incremental state, acc[0] = root);
+        return, while d + 1 < p, an upper bound on the value of every completion to p items,
+        and at d + 1 == p the value of the complete set; -inf where no completion (or this
+        set) is acceptable.
+
+A block explores, depth first in lexicographic order, the sets whose first item lies in its
+range; it keeps its own best list and prunes a branch whose bound cannot beat the worst
+entry of a full list (the block's own, or the one passed in from earlier blocks); since
+sets are met in lexicographic order, a later set that only ties never displaces an entry.
+"""
+
+# ruff: noqa: F821
+
+import numpy as np
+from numba import njit, prange
+
+
+@njit(cache=True)
+def _offer(b, value, chosen, values, sets, kept):
+    """Insert a complete set into block b's best list (ties keep the earlier set)."""
+    top = values.shape[1]
+    n = kept[b]
+    if n == top and value <= values[b, n - 1]:
+        return
+    at = n if n < top else top - 1
+    while at > 0 and values[b, at - 1] < value:
+        values[b, at] = values[b, at - 1]
+        sets[b, at] = sets[b, at - 1]
+        at -= 1
+    values[b, at] = value
+    sets[b, at] = chosen
+    if n < top:
+        kept[b] = n + 1
+
+
+@njit(cache=True, parallel=True)
+def bb_blocks(first, last, n_items, root, T, threshold, full, values, sets, kept, nodes):
+    """Block b explores the sets whose first item is in first[b]..last[b] - 1."""
+    p = sets.shape[2]
+    top = values.shape[1]
+    for b in prange(first.shape[0]):
+        acc = np.zeros((p + 1, root.shape[0]), root.dtype)
+        acc[0] = root
+        chosen = np.zeros(p, np.int64)
+        following = np.zeros(p, np.int64)
+        following[0] = first[b]
+        kept[b] = 0
+        limit = threshold if full else -np.inf
+        pruning = full
+        expanded = 0
+        d = 0
+        while d >= 0:
+            item = following[d]
+            end = last[b] if d == 0 else n_items - (p - 1 - d)
+            if item >= end:
+                d -= 1
+                continue
+            following[d] = item + 1
+            chosen[d] = item
+            expanded += 1
+            bound = bb_extend(acc, chosen, d, T)
+            if bound == -np.inf or (pruning and bound <= limit):
+                continue
+            if d + 1 < p:
+                d += 1
+                following[d] = item + 1
+                continue
+            _offer(b, bound, chosen, values, sets, kept)
+            if kept[b] == top and values[b, top - 1] > limit:
+                limit = values[b, top - 1]
+                pruning = True
+        nodes[b] = expanded

@@ -1,0 +1,128 @@
+"""The witness kind through the command line: examples, outputs, and located errors."""
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from epcg_spec.cli.main import main
+from epcg_spec.spec.dsl import load_dsl
+from epcg_spec.spec.yaml_loader import load_yaml
+
+SPECS = Path(__file__).parents[3] / "specs"
+EXAMPLES = sorted(SPECS.glob("witness*"))
+
+
+def test_every_example_validates(capsys):
+    assert EXAMPLES
+    assert main(["validate", *map(str, EXAMPLES)]) == 0
+
+
+def test_a_panel_is_solved_and_drawn(tmp_path):
+    out = tmp_path / "out"
+    assert main(["build", str(SPECS / "witness-panel.yaml"), "--out", str(out)]) == 0
+    result = json.loads((out / "result.json").read_text())
+    assert result["count"] == 1
+    assert result["space_size"] == 8512
+    assert result["best"][0]["state"]["line"][0] == [0, 0]
+    assert result["best"][0]["state"]["line"][-1] == [4, 4]
+    for name in ("panel.svg", "solution-1.svg"):
+        root = ET.fromstring((out / name).read_text())
+        assert root.tag.endswith("svg")
+    drawn = (out / "solution-1.svg").read_text()
+    assert drawn.count("<polygon") >= 2 + 2 + 2  # hexagons, stars, triangles
+    assert "<polyline" in drawn
+
+
+def test_the_dsl_example_reads_like_its_yaml_form(capsys):
+    source = SPECS / "witness-joint-3x3.epcg"
+    assert main(["fmt", "--to", "yaml", str(source)]) == 0
+    as_yaml = capsys.readouterr().out
+    assert load_yaml(as_yaml, "x.yaml").data == load_dsl(source.read_text(), str(source)).data
+
+
+def test_count_sample_and_explain(capsys):
+    spec = str(SPECS / "witness-pieces-3x3.yaml")
+    assert main(["count", spec]) == 0
+    assert "1,161,216 layouts" in capsys.readouterr().out
+    assert main(["sample", spec, "--rank", "86", "--json"]) == 0
+    sample = json.loads(capsys.readouterr().out)["samples"][0]
+    assert [c["piece"] for c in sample["state"]["panel"]["constraints"]] == [
+        "dot",
+        "I3-h",
+        "L4-h-sw",
+    ]
+    assert main(["explain", spec]) == 0
+    assert "C(9, 3) positions x 24^3 values" in capsys.readouterr().out
+
+
+def test_params_override_the_layout_count(tmp_path, capsys):
+    spec = str(SPECS / "witness-must-cross.yaml")
+    assert main(["count", spec, "--param", "hexagons=2"]) == 0
+    assert "780 layouts" in capsys.readouterr().out  # C(40, 2)
+
+
+def test_sharding_is_refused(tmp_path, capsys):
+    spec = str(SPECS / "witness-panel.yaml")
+    assert main(["build", spec, "--out", str(tmp_path / "o"), "--shard", "0/2"]) == 2
+    assert "cannot be sharded" in capsys.readouterr().err
+
+
+BROKEN = {
+    "panel:\n  size: [3, 9]\n": (
+        "4:13: a panel side must be 1..8 cells, not 9; a region must fit a 64-bit board"
+    ),
+    "panel:\n  size: [3, 3]\n  goal: [0, 0]\n": "5:9: the goal is the start vertex",
+    "panel:\n  size: [3, 3]\n  constraints:\n    - {square: whte, at: [0, 0]}\n": (
+        "6:16: unknown colour 'whte'; did you mean 'white'?"
+    ),
+    "panel:\n  size: [3, 3]\n  constraints:\n    - {piece: dot, at: [3, 0]}\n": (
+        "6:24: cell [3, 0] is off the panel; cells are [x, y] with 0 <= x < 3, 0 <= y < 3"
+    ),
+    "panel:\n  size: [3, 3]\n  constraints:\n    - {star: white, at: [1, 1]}\n"
+    "    - {triangle: 2, at: [1, 1]}\n": "7:7: this cell already holds a symbol (at 6:7)",
+    "panel:\n  size: [3, 3]\n  constraints:\n    - {must_cross: [[0, 0], [1, 1]]}\n": (
+        "6:20: [0, 0] and [1, 1] are not neighbours, so not an edge"
+    ),
+    "panel:\n  size: [3, 3]\n  constraints:\n    - {piece: dot}\n": (
+        "6:7: a piece needs its cell; add at: [x, y]"
+    ),
+    "panel:\n  size: [3, 3]\npieces:\n  bar: ['#o#']\n": (
+        "6:8: piece 'bar': row 1 holds 'o'; draw cells with '#' and gaps with '.'"
+    ),
+    "panel:\n  size: [3, 3]\njoint:\n  panels: 3\n": (
+        "5:1: joint sets choose among the panels of a layout; add a 'layout'"
+    ),
+    "panel:\n  size: [3, 3]\nsearch:\n  backend: branch_and_bound\n": (
+        "6:12: branch_and_bound chooses joint sets of panels"
+    ),
+    "panel:\n  size: [3, 3]\nlayout:\n  - {place: square, count: 10}\n": (
+        "6:28: count must be 1..9 (the cells of a 3x3 panel), not 10"
+    ),
+    "panel:\n  size: [3, 3]\nlayout:\n  - {place: piece, count: 1, within: edges}\n": (
+        "6:38: a piece goes on cells, not on edges"
+    ),
+    "panel:\n  size: [8, 8]\nlayout:\n  - {place: piece, count: 6}\n": "6:3: the layouts number",
+    "panel:\n  size: [3, 3]\nobjective: most-solutions\n": (
+        "5:1: objective ranks the panels of a layout search"
+    ),
+    "panel:\n  size: [3, 3]\nlayout: [{place: piece, count: 3}]\nsearch: {limit: 5}\n": (
+        "6:10: limit stops counting the solutions of a single panel"
+    ),
+    "panel:\n  size: [3, 3]\nlayuot: []\n": (
+        "5:1: unknown key 'layuot' in the spec; did you mean 'layout'?"
+    ),
+}
+
+
+@pytest.mark.parametrize(("body", "expected"), list(BROKEN.items()))
+def test_a_broken_spec_gets_one_located_line(tmp_path, capsys, body, expected):
+    spec = tmp_path / "broken.yaml"
+    spec.write_text("kind: witness\nname: broken\n" + body)
+    code = main(["build", str(spec), "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert len(err.splitlines()) == 1
+    assert err.startswith(f"{spec}:{expected}")
+    assert not (tmp_path / "out").exists()
