@@ -10,7 +10,9 @@ from .protocols import CliOption, Domain, Format
 DOMAINS: dict[str, str] = {
     "nested": "epcg_spec.domains.nested",
     "space": "epcg_spec.domains.space",
+    "sudoku": "epcg_spec.domains.sudoku",
     "tracery": "epcg_spec.domains.tracery",
+    "wfc": "epcg_spec.domains.wfc",
     "witness": "epcg_spec.domains.witness",
 }
 

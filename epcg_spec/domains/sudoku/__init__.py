@@ -1,0 +1,28 @@
+"""`kind: sudoku`: generate puzzles with exactly one solution; solve and count given ones."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...compile.protocols import CliOption
+from ...spec.document import Document
+from .load import load_sudoku_spec
+from .model import SudokuSpec
+from .problem import SudokuProblem
+
+
+class SudokuDomain:
+    kind = "sudoku"
+    schema = "sudoku.schema.json"
+    summary = "Sudoku puzzles (4x4, 9x9, 16x16) with exactly one solution; solve and count"
+    formats = ()
+    options = (CliOption("limit", "count: stop after this many solutions", "N"),)
+
+    def load(self, doc: Document, params: dict[str, Any]) -> SudokuSpec:
+        return load_sudoku_spec(doc, params)
+
+    def compile(self, spec: SudokuSpec) -> SudokuProblem:
+        return SudokuProblem(spec)
+
+
+DOMAIN = SudokuDomain()

@@ -1,0 +1,129 @@
+"""Numba kernels of Sudoku: load a puzzle into the state, test uniqueness, grade, dig holes.
+
+They run the shared back end (`search.propagate`, `search.backtrack`) by module-level name,
+so one generated puzzle is one compiled loop with no Python in between.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...search.backtrack import SOLVED, search
+from ...search.propagate import (
+    ALL_RULES,
+    MRV,
+    RULE_HI,
+    SOLUTIONS,
+    begin_attempt,
+    load_state,
+    propagate,
+    restrict_to,
+)
+
+NO_CAP = -1
+NAKED, HIDDEN, GUESS = 1, 2, 3
+
+
+@njit(cache=True)
+def _plain(x):
+    """x as a run-time int64: a literal constant argument would compile `search` once more."""
+    return x
+
+
+@njit(cache=True)
+def _search(m, s, rules, count_limit):
+    """The back end's search with fewest-candidates choice, no backtrack cap, no budget."""
+    return search(m, s, _plain(MRV), rules, _plain(NO_CAP), count_limit, _plain(-1), _plain(1))
+
+
+@njit(cache=True)
+def place(m, s, base, grid):
+    """State = base with every clue of `grid` (-1 = blank) placed; False if they clash."""
+    load_state(base, s)
+    for v in range(grid.shape[0]):
+        if grid[v] >= 0:
+            if s.size[v] == 0 or (s.dom[v, 0] >> np.uint64(grid[v])) & np.uint64(1) == 0:
+                return False
+            restrict_to(m, s, v, grid[v])
+    return True
+
+
+@njit(cache=True)
+def solutions_upto(m, s, base, grid, rules, limit):
+    """How many solutions the puzzle has, counting at most `limit`."""
+    if not place(m, s, base, grid):
+        return 0
+    begin_attempt(s, _plain(0), _plain(MRV))
+    _search(m, s, rules, limit)
+    return s.ctr[SOLUTIONS]
+
+
+@njit(cache=True)
+def solve_into(m, s, base, grid, seed, out):
+    """Fill `out` with a solution (random among them by `seed`); False if there is none."""
+    if not place(m, s, base, grid):
+        return False
+    begin_attempt(s, seed, _plain(MRV))
+    status = _search(m, s, _plain(ALL_RULES), _plain(0))
+    if status != SOLVED:
+        return False
+    for v in range(out.shape[0]):
+        word = s.dom[v, 0]
+        digit = 0
+        while (word >> np.uint64(digit)) & np.uint64(1) == 0:
+            digit += 1
+        out[v] = digit
+    return True
+
+
+@njit(cache=True)
+def solved_by_rules(m, s, base, grid, rules):
+    """True if propagation alone (with `rules`) decides every cell: no guess is needed."""
+    if not place(m, s, base, grid) or not propagate(m, s, rules):
+        return False
+    return np.all(s.size == 1)
+
+
+@njit(cache=True)
+def dig(m, s, base, solution, order, partner, target, rules_needed, tried):
+    """Remove clues in `order` (with their partners) while the puzzle stays fit; return it.
+
+    Fit means: exactly one solution (rules_needed == 0), or solved by those propagation
+    rules alone (which implies one solution). A removal that fails is never retried:
+    removing more clues can only add solutions, so it would fail again. `tried` counts checks.
+    """
+    grid = solution.copy()
+    clues = grid.shape[0]
+    for k in range(order.shape[0]):
+        v = order[k]
+        w = partner[v]
+        if grid[v] < 0:
+            continue
+        drop = 1 if (w == v or grid[w] < 0) else 2
+        if clues - drop < target:
+            continue
+        keep_v, keep_w = grid[v], grid[w]
+        grid[v] = -1
+        grid[w] = -1
+        tried[0] += 1
+        if rules_needed == 0:
+            fit = solutions_upto(m, s, base, grid, _plain(ALL_RULES), _plain(2)) == 1
+        else:
+            fit = solved_by_rules(m, s, base, grid, rules_needed)
+        if fit:
+            clues -= drop
+        else:
+            grid[v] = keep_v
+            grid[w] = keep_w
+    return grid
+
+
+@njit(cache=True)
+def grade(m, s, base, grid):
+    """1: naked singles suffice, 2: hidden singles too, 3: a guess is needed."""
+    if solved_by_rules(m, s, base, grid, _plain(RULE_HI)):
+        return NAKED
+    if solved_by_rules(m, s, base, grid, _plain(ALL_RULES)):
+        return HIDDEN
+    return GUESS

@@ -1,0 +1,214 @@
+"""A compiled sudoku spec: generate unique puzzles, solve or count a given one."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ...compile.protocols import RunContext, RunOutput
+from ...errors import BuildError, UsageError
+from ...output.result import base_result
+from ...search import backtrack
+from ...search.propagate import ALL_RULES, RULE_HI, new_state
+from . import kernels
+from .model import GRADE_NAMES, GRADES, SudokuSpec, grid_rows, grid_text
+from .network import sudoku_network, symmetric_partner
+
+
+class SudokuProblem:
+    """Sudoku on the propagate (fill) and backtrack (uniqueness, counting) back ends."""
+
+    kind = "sudoku"
+    backend = "backtrack"
+
+    def __init__(self, spec: SudokuSpec):
+        self.spec = spec
+        self.name = spec.name
+        self._ready = None
+
+    def space_size(self) -> int:
+        side = self.spec.side
+        return side ** (side * side)
+
+    def explain(self) -> list[tuple[str, str]]:
+        spec = self.spec
+        side = spec.side
+        rows = [
+            ("spec", f"{spec.name} (kind: sudoku)"),
+            ("grid", f"{side} x {side}, boxes {spec.box} x {spec.box}"),
+            (
+                "network",
+                f"{side * side} cells, {3 * side * side} groups (each digit once per unit)",
+            ),
+        ]
+        if spec.puzzle is not None:
+            clues = int((spec.puzzle >= 0).sum())
+            rows.append(("task", f"solve the given puzzle ({clues} clues) and check uniqueness"))
+        else:
+            g = spec.generate
+            target = f"down to {g.clues} clues" if g.clues else "while any clue can go"
+            rows += [
+                ("task", f"generate {g.puzzles} puzzle(s), removing clues {target}"),
+                ("difficulty", g.difficulty),
+                ("symmetric", "yes (half turn)" if g.symmetric else "no"),
+            ]
+        return rows
+
+    def _kernel_inputs(self):
+        if self._ready is None:
+            model = sudoku_network(self.spec.box)
+            base = backtrack.prepare(model)
+            self._ready = (model, base, new_state(model))
+        return self._ready
+
+    # ---- build ----
+
+    def run(self, ctx: RunContext) -> RunOutput:
+        if self.spec.puzzle is not None:
+            return self._solve(ctx)
+        return self._generate(ctx)
+
+    def _solve(self, ctx: RunContext) -> RunOutput:
+        model, base, work = self._kernel_inputs()
+        spec = self.spec
+        began = time.perf_counter()
+        solution = np.zeros(len(spec.puzzle), dtype=np.int64)
+        found = kernels.solve_into(model, work, base, spec.puzzle, ctx.seed, solution)
+        if not found:
+            raise BuildError(f"{spec.name}: the puzzle has no solution")
+        count = kernels.solutions_upto(model, work, base, spec.puzzle, ALL_RULES, 2)
+        grade = GRADE_NAMES[kernels.grade(model, work, base, spec.puzzle)]
+        seconds = time.perf_counter() - began
+        record = {
+            "puzzle": grid_rows(spec.puzzle, spec.box),
+            "solution": grid_rows(solution, spec.box),
+            "clues": int((spec.puzzle >= 0).sum()),
+            "unique": bool(count == 1),
+            "grade": grade,
+        }
+        result = self._result(ctx, [record], seconds)
+        artifacts = {"solution.txt": grid_text(solution, spec.box)}
+        unique = "unique" if count == 1 else "not unique (2 or more solutions)"
+        summary = [f"{spec.name}: solved ({unique}; grade {grade}) in {seconds * 1e3:.1f} ms"]
+        summary += ["  " + line for line in grid_text(solution, spec.box).splitlines()]
+        return RunOutput(result=result, artifacts=artifacts, summary=summary)
+
+    def _generate(self, ctx: RunContext) -> RunOutput:
+        model, base, work = self._kernel_inputs()
+        spec = self.spec
+        options = spec.generate
+        began = time.perf_counter()
+        records, artifacts, summary = [], {}, []
+        if ctx.progress is not None:
+            ctx.progress.start(f"sudoku {spec.name}", options.puzzles)
+        for k in range(options.puzzles):
+            record = self._one_puzzle(model, base, work, ctx.seed + k)
+            records.append(record)
+            artifacts[f"puzzle-{k}.txt"] = record.pop("puzzle_text")
+            artifacts[f"solution-{k}.txt"] = record.pop("solution_text")
+            summary.append(
+                f"puzzle {k}: {record['clues']} clues, grade {record['grade']}, unique, "
+                f"{record['seconds'] * 1e3:.1f} ms ({record['checks']} checks, "
+                f"{record['attempts']} attempt(s))"
+            )
+            if ctx.progress is not None:
+                ctx.progress.advance(1)
+        if ctx.progress is not None:
+            ctx.progress.finish()
+        result = self._result(ctx, records, time.perf_counter() - began)
+        return RunOutput(result=result, artifacts=artifacts, summary=summary)
+
+    def _one_puzzle(self, model, base, work, seed: int) -> dict:
+        spec = self.spec
+        options = spec.generate
+        cells = spec.side * spec.side
+        began = time.perf_counter()
+        partner = symmetric_partner(spec.box) if options.symmetric else np.arange(cells)
+        wanted = GRADES.get(options.difficulty, 0)
+        rules = {1: RULE_HI, 2: ALL_RULES}.get(wanted, 0)
+        tried = np.zeros(1, dtype=np.int64)
+        empty = np.full(cells, -1, dtype=np.int64)
+        for attempt in range(options.attempts):
+            attempt_seed = backtrack.attempt_seed(seed, attempt)
+            rng = np.random.default_rng(attempt_seed)
+            solution = np.zeros(cells, dtype=np.int64)
+            kernels.solve_into(model, work, base, empty, attempt_seed, solution)
+            order = rng.permutation(cells).astype(np.int64)
+            puzzle = kernels.dig(
+                model, work, base, solution, order, partner, options.clues, rules, tried
+            )
+            grade = kernels.grade(model, work, base, puzzle)
+            if wanted in (0, grade):
+                break
+        else:
+            raise BuildError(
+                f"{spec.name}: no puzzle of difficulty '{options.difficulty}' in "
+                f"{options.attempts} attempts; raise generate.attempts or choose another"
+            )
+        if kernels.solutions_upto(model, work, base, puzzle, ALL_RULES, 2) != 1:
+            raise BuildError(f"{spec.name}: internal check failed: the puzzle is not unique")
+        return {
+            "seed": seed,
+            "attempts": attempt + 1,
+            "puzzle": grid_rows(puzzle, spec.box),
+            "solution": grid_rows(solution, spec.box),
+            "clues": int((puzzle >= 0).sum()),
+            "unique": True,
+            "grade": GRADE_NAMES[grade],
+            "checks": int(tried[0]),
+            "seconds": round(time.perf_counter() - began, 5),
+            "puzzle_text": grid_text(puzzle, spec.box),
+            "solution_text": grid_text(solution, spec.box),
+        }
+
+    def _result(self, ctx: RunContext, records: list[dict], seconds: float) -> dict:
+        result = base_result(self.spec.name, self.kind, self.backend, ctx)
+        result.update(
+            space_size=self.space_size(),
+            evaluated=len(records),
+            count=len(records),
+            best=[{"rank": None, "score": None, "state": {"puzzle": r["puzzle"]}} for r in records],
+            seconds=round(seconds, 4),
+            box=self.spec.box,
+            puzzles=records,
+        )
+        return result
+
+    # ---- count ----
+
+    def count(self, ctx: RunContext, constrained: bool) -> RunOutput:
+        """Solutions of the puzzle (or complete grids, with no puzzle), up to --limit."""
+        spec = self.spec
+        text = ctx.options.get("limit")
+        limit = spec.limit
+        if text is not None:
+            if not str(text).isdigit() or int(text) < 1:
+                raise UsageError(f"--limit {text!r}: give a positive whole number")
+            limit = int(text)
+        model = sudoku_network(spec.box, spec.puzzle)
+        began = time.perf_counter()
+        progress = ctx.progress
+        if progress is not None:
+            progress.start(f"count {spec.name}", 0)
+
+        def on_chunk(search: backtrack.Search) -> None:
+            if progress is not None:
+                progress.advance(0)
+
+        found, complete = backtrack.count(model, limit, on_chunk=on_chunk)
+        if progress is not None:
+            progress.finish()
+        seconds = time.perf_counter() - began
+        result = base_result(spec.name, self.kind, self.backend, ctx)
+        result.update(
+            space_size=self.space_size(),
+            evaluated=found,
+            count=found,
+            best=[],
+            seconds=round(seconds, 4),
+            complete=complete,
+        )
+        what = "solutions" if spec.puzzle is not None else "complete grids"
+        bound = "" if complete else f" (stopped at the limit {limit}; there may be more)"
+        return RunOutput(result=result, summary=[f"{spec.name}: {found:,} {what}{bound}"])

@@ -1,0 +1,29 @@
+"""`kind: wfc`: Wave Function Collapse, tiled and overlapping models, with constraints."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...compile.protocols import CliOption
+from ...spec.document import Document
+from .formats import FORMATS
+from .load import load_wfc_spec
+from .model import WfcSpec
+from .problem import WfcProblem
+
+
+class WfcDomain:
+    kind = "wfc"
+    schema = "wfc.schema.json"
+    summary = "tile maps and images by Wave Function Collapse (tiled and overlapping models)"
+    formats = FORMATS
+    options = (CliOption("limit", "count: stop after this many solutions", "N"),)
+
+    def load(self, doc: Document, params: dict[str, Any]) -> WfcSpec:
+        return load_wfc_spec(doc, params)
+
+    def compile(self, spec: WfcSpec) -> WfcProblem:
+        return WfcProblem(spec)
+
+
+DOMAIN = WfcDomain()

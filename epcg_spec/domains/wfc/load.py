@@ -1,0 +1,543 @@
+"""A schema-valid `kind: wfc` document to a WfcSpec, every problem located in its source."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image, UnidentifiedImageError
+
+from ...errors import Diagnostic, SpecError
+from ...spec.document import Document
+from ...spec.document import Path as DocPath
+from ...spec.load import read_text
+from .formats import read_tileset
+from .model import DEFAULT_SIZE, Connection, Count, Restriction, WfcRun, WfcSpec
+from .patterns import PatternModel, extract
+from .tiles import (
+    DIRECTIONS,
+    SYMMETRIES,
+    TileDef,
+    TiledModel,
+    add_rule,
+    build_variants,
+    rotate_exits,
+)
+
+ONLY = {
+    "overlapping": ("sample", "N", "symmetry", "periodic_input", "ground"),
+    "tiled": (
+        "tileset",
+        "tiles",
+        "neighbors",
+        "subset",
+        "subsets",
+        "tile_size",
+        "counts",
+        "connected",
+        "text_output",
+        "black_background",
+    ),
+}
+RUN_KEYS = (
+    "model",
+    "width",
+    "height",
+    "size",
+    "periodic",
+    "heuristic",
+    "outputs",
+    "limit",
+    "fixed",
+    "border",
+    "search",
+    *ONLY["overlapping"],
+    *ONLY["tiled"],
+)
+DEFAULT_TILE_SIZE = 8
+SIDES = ("top", "bottom", "left", "right")
+
+
+class Problems:
+    """Collects located diagnostics; raises them all at the end."""
+
+    def __init__(self) -> None:
+        self.found: list[Diagnostic] = []
+
+    def add(self, doc: Document, path: DocPath, message: str, hint: str = "") -> None:
+        self.found.append(doc.diag(path, message, hint))
+
+    def raise_any(self) -> None:
+        if self.found:
+            raise SpecError(self.found)
+
+
+def load_wfc_spec(doc: Document, params: dict[str, Any]) -> WfcSpec:
+    data = doc.data
+    if params:
+        raise SpecError(doc.diag((), "a wfc spec has no params", "remove --param"))
+    problems = Problems()
+    folder = Path(doc.source).resolve().parent
+    name = data.get("name") or Path(doc.source).stem
+    if "samples" in data:
+        stray = [k for k in data if k in RUN_KEYS]
+        for key in stray:
+            problems.add(
+                doc,
+                (key,),
+                f"'{key}' is set both here and per entry of 'samples'",
+                "move it into the entries",
+            )
+        problems.raise_any()
+        runs = [
+            _run(doc, ("samples", i), entry, folder, problems, entry.get("name") or f"{name}-{i}")
+            for i, entry in enumerate(data["samples"])
+        ]
+    else:
+        if "model" not in data:
+            raise SpecError(
+                doc.diag(
+                    (), "the spec has no 'model'", "add 'model: tiled' or 'model: overlapping'"
+                )
+            )
+        runs = [_run(doc, (), data, folder, problems, name)]
+    problems.raise_any()
+    return WfcSpec(doc, name, data.get("description", ""), [r for r in runs if r is not None])
+
+
+def _run(doc, path, node, folder, problems: Problems, name: str) -> WfcRun | None:
+    model = node["model"]
+    other = "tiled" if model == "overlapping" else "overlapping"
+    for key in ONLY[other]:
+        if key in node:
+            problems.add(
+                doc,
+                (*path, key),
+                f"'{key}' applies to the {other} model, not to {model}",
+                f"the {model} model takes: {', '.join(ONLY[model])}",
+            )
+    size = node.get("size", DEFAULT_SIZE[model])
+    width, height = node.get("width", size), node.get("height", size)
+    search = node.get("search") or {}
+    run = WfcRun(
+        name=name,
+        model=model,
+        width=width,
+        height=height,
+        periodic=node.get("periodic", False),
+        heuristic=node.get("heuristic", "entropy"),
+        outputs=node.get("outputs", 1),
+        limit=node.get("limit"),
+        tiled=None,
+        patterns=None,
+        backtrack=search.get("backtrack", True),
+        max_backtracks=search.get("max_backtracks"),
+        attempts=search.get("attempts", 10),
+        text_output=node.get("text_output", True),
+        black_background=node.get("black_background", False),
+    )
+    if model == "overlapping":
+        run.patterns = _patterns(doc, path, node, folder, problems)
+    else:
+        run.tiled = _tiles(doc, path, node, folder, problems)
+    if run.tiled is None and run.patterns is None:
+        return None
+    columns, rows = run.grid
+    low = 2 if run.periodic else 1
+    if columns < low or rows < low:
+        problems.add(
+            doc,
+            (*path, "width" if columns < low else "height"),
+            f"the grid of cells is {columns} x {rows}, too small",
+            f"a {'periodic ' if run.periodic else ''}grid needs at least {low} cells each way",
+        )
+        return None
+    for i, item in enumerate(node.get("fixed") or []):
+        _fixed(doc, (*path, "fixed", i), item, run, problems)
+    if "border" in node:
+        _border(doc, (*path, "border"), node["border"], run, problems)
+    if node.get("ground"):
+        _ground(run)
+    for i, item in enumerate(node.get("counts") or []):
+        _count(doc, (*path, "counts", i), item, run, problems)
+    if "connected" in node:
+        _connected(doc, (*path, "connected"), node["connected"], run, problems)
+    return run
+
+
+# ---------------------------------------------------------------- inputs
+
+
+def _image(doc, path, relative: str, folder: Path, problems: Problems) -> np.ndarray | None:
+    file = (folder / relative).resolve()
+    try:
+        with Image.open(file) as image:
+            return np.asarray(image.convert("RGB"))
+    except FileNotFoundError:
+        problems.add(doc, path, f"no image at {file}", "paths are relative to the spec's folder")
+    except (UnidentifiedImageError, OSError) as exc:
+        problems.add(doc, path, f"cannot read the image {file}: {exc}")
+    return None
+
+
+def _patterns(doc, path, node, folder, problems) -> PatternModel | None:
+    image = _image(doc, (*path, "sample"), node["sample"], folder, problems)
+    if image is None:
+        return None
+    n = node.get("N", 3)
+    height, width = image.shape[:2]
+    if n > min(width, height):
+        problems.add(doc, (*path, "N"), f"N = {n} is larger than the {width} x {height} sample")
+        return None
+    return extract(image, n, node.get("symmetry", 8), node.get("periodic_input", True))
+
+
+def _tiles(doc, path, node, folder, problems) -> TiledModel | None:
+    if ("tileset" in node) == ("tiles" in node):
+        problems.add(
+            doc,
+            path,
+            "a tiled model needs either 'tileset' (a tileset XML) or 'tiles' (inline), not both",
+        )
+        return None
+    if "tileset" in node:
+        if "neighbors" in node or "subsets" in node:
+            key = "neighbors" if "neighbors" in node else "subsets"
+            problems.add(doc, (*path, key), f"'{key}' comes from the tileset XML here")
+            return None
+        file = (folder / node["tileset"]).resolve()
+        if not file.exists():
+            problems.add(doc, (*path, "tileset"), f"no tileset at {file}")
+            return None
+        tile_doc = read_tileset(file, read_text(file))
+        tile_path: DocPath = ()
+        tile_folder = file.parent
+        source = tile_doc.data
+    else:
+        tile_doc, tile_path, tile_folder, source = doc, path, folder, node
+    subset = _subset(doc, path, node, source, problems)
+    defs = _tile_defs(tile_doc, tile_path, source, tile_folder, subset, node, problems)
+    if defs is None:
+        return None
+    model = build_variants(defs)
+    known = {str(entry.get("name")) for entry in source.get("tiles") or []}
+    for i, rule in enumerate(source.get("neighbors") or []):
+        where = (*tile_path, "neighbors", i)
+        pair = []
+        for side in ("left", "right"):
+            text = str(rule.get(side, ""))
+            name = text.split()[0] if text.split() else ""
+            if name not in known:
+                _unknown_tile(tile_doc, (*where, side), name, sorted(known), problems)
+            elif name in model.first:
+                pair.append(_variant(tile_doc, (*where, side), text, model, problems))
+        if len(pair) == 2 and None not in pair:
+            add_rule(model, pair[0], pair[1])
+    return None if problems.found else model
+
+
+def _subset(doc, path, node, source, problems) -> set[str] | None:
+    if "subset" not in node:
+        return None
+    subsets = source.get("subsets") or {}
+    wanted = node["subset"]
+    if wanted not in subsets:
+        close = difflib.get_close_matches(wanted, list(subsets), n=1)
+        hint = f"did you mean '{close[0]}'? " if close else ""
+        problems.add(
+            doc,
+            (*path, "subset"),
+            f"the tileset has no subset '{wanted}'",
+            hint + f"(subsets: {', '.join(subsets) or 'none'})",
+        )
+        return None
+    return set(subsets[wanted])
+
+
+def _tile_defs(doc, path, source, folder, subset, node, problems) -> list[TileDef] | None:
+    tiles: list[TileDef] = []
+    unique = bool(source.get("unique", False))
+    sizes: set[tuple[int, ...]] = set()
+    seen: set[str] = set()
+    for i, entry in enumerate(source.get("tiles") or []):
+        where = (*path, "tiles", i)
+        name = entry.get("name")
+        if not name or " " in str(name):
+            problems.add(doc, (*where, "name"), "a tile needs a name without spaces")
+            continue
+        if name in seen:
+            problems.add(doc, (*where, "name"), f"two tiles are named '{name}'")
+            continue
+        seen.add(name)
+        if subset is not None and name not in subset:
+            continue
+        letter = entry.get("symmetry", "X")
+        if letter not in SYMMETRIES:
+            problems.add(
+                doc,
+                (*where, "symmetry"),
+                f"unknown symmetry {letter!r}",
+                f"one of: {', '.join(SYMMETRIES)}",
+            )
+            continue
+        weight = entry.get("weight", 1.0)
+        if not isinstance(weight, int | float) or weight <= 0:
+            problems.add(
+                doc, (*where, "weight"), f"the weight must be a positive number, not {weight!r}"
+            )
+            continue
+        images = _tile_images(doc, where, entry, name, letter, unique, folder, node, problems)
+        if images is None:
+            continue
+        sizes |= {im.shape for im in images}
+        tiles.append(TileDef(name, letter, float(weight), images))
+    if len(sizes) > 1:
+        problems.add(doc, (*path, "tiles"), f"the tile images differ in size: {sorted(sizes)}")
+        return None
+    if not tiles:
+        problems.add(doc, (*path, "tiles"), "no tiles to place (check 'subset')")
+        return None
+    if problems.found:
+        return None
+    for tile in tiles:
+        if tile.images[0].shape[0] != tile.images[0].shape[1]:
+            problems.add(doc, (*path, "tiles"), f"tile '{tile.name}' is not square")
+            return None
+    return tiles
+
+
+def _tile_images(doc, where, entry, name, letter, unique, folder, node, problems):
+    if "color" in entry:
+        rgb = _color(doc, (*where, "color"), entry["color"], problems)
+        if rgb is None:
+            return None
+        side = node.get("tile_size", DEFAULT_TILE_SIZE)
+        return (np.broadcast_to(np.array(rgb, np.uint8), (side, side, 3)).copy(),)
+    cardinality = SYMMETRIES[letter][0]
+    files = [entry["image"]] if "image" in entry else None
+    if files is None:
+        stems = [f"{name} {t}" for t in range(cardinality)] if unique else [name]
+        files = [_find_tile(folder, stem) for stem in stems]
+    images = []
+    for file in files:
+        image = _image(
+            doc, (*where, "image") if "image" in entry else where, str(file), folder, problems
+        )
+        if image is None:
+            return None
+        images.append(image)
+    return tuple(images)
+
+
+def _find_tile(folder: Path, stem: str) -> Path:
+    """A tile image beside the tileset, or in the folder named after it (both layouts exist)."""
+    for candidate in (
+        folder / f"{stem}.png",
+        *(d / f"{stem}.png" for d in sorted(folder.iterdir()) if d.is_dir()),
+    ):
+        if candidate.exists():
+            return candidate
+    return folder / f"{stem}.png"
+
+
+def _color(doc, path, text, problems) -> tuple[int, int, int] | None:
+    value = str(text).lstrip("#")
+    if len(value) == 6:
+        try:
+            return tuple(int(value[k : k + 2], 16) for k in (0, 2, 4))
+        except ValueError:
+            pass
+    problems.add(doc, path, f"{text!r} is not a colour", 'write it as "#rrggbb"')
+    return None
+
+
+def _variant(doc, path, text: str, model: TiledModel, problems) -> int | None:
+    """'name' (variant 0) or 'name k' as a variant index."""
+    parts = text.split()
+    cardinality = len(model.variants(parts[0]))
+    if len(parts) == 1:
+        return model.first[parts[0]]
+    if len(parts) == 2 and parts[1].isdigit() and int(parts[1]) < cardinality:
+        return model.first[parts[0]] + int(parts[1])
+    problems.add(
+        doc,
+        path,
+        f"'{text}' is not a variant of '{parts[0]}'",
+        f"write '{parts[0]}' or '{parts[0]} k' with k in 0..{cardinality - 1}",
+    )
+    return None
+
+
+def _unknown_tile(doc, path, name: str, names: list[str], problems) -> None:
+    close = difflib.get_close_matches(name, names, n=1)
+    hint = f"did you mean '{close[0]}'? " if close else ""
+    problems.add(doc, path, f"unknown tile '{name}'", hint + f"(tiles: {', '.join(names)})")
+
+
+# ---------------------------------------------------------------- constraints
+
+
+def _tile_mask(doc, path, names: list[str], run: WfcRun, problems) -> np.ndarray | None:
+    """The variants named ('name': all its variants, 'name k': one) as a mask."""
+    mask = np.zeros(run.values, dtype=bool)
+    for i, text in enumerate(names):
+        where = (*path, i) if len(names) > 1 else path
+        parts = str(text).split()
+        name = parts[0] if parts else ""
+        if name not in run.tiled.first:
+            _unknown_tile(doc, where, name, list(run.tiled.first), problems)
+            return None
+        if len(parts) == 1:
+            mask[run.tiled.variants(name)] = True
+        else:
+            variant = _variant(doc, where, str(text), run.tiled, problems)
+            if variant is None:
+                return None
+            mask[variant] = True
+    return mask
+
+
+def _values_of(doc, path, item, run: WfcRun, problems):
+    """What a fixed/border item allows: a tile mask (tiled) or a colour index (overlapping)."""
+    if run.tiled is not None:
+        if "color" in item:
+            problems.add(
+                doc, (*path, "color"), "a tiled model fixes tiles", "use 'tile' or 'tiles'"
+            )
+            return None
+        if ("tile" in item) == ("tiles" in item):
+            problems.add(doc, path, "give exactly one of 'tile' and 'tiles'")
+            return None
+        key = "tile" if "tile" in item else "tiles"
+        names = [item["tile"]] if key == "tile" else item["tiles"]
+        return _tile_mask(doc, (*path, key), names, run, problems)
+    if "color" not in item:
+        problems.add(doc, path, "an overlapping model fixes colours", "use 'color: \"#rrggbb\"'")
+        return None
+    rgb = _color(doc, (*path, "color"), item["color"], problems)
+    if rgb is None:
+        return None
+    matches = np.flatnonzero(np.all(run.patterns.colors == np.array(rgb, np.uint8), axis=1))
+    if len(matches) == 0:
+        shown = ", ".join("#" + bytes(c).hex() for c in run.patterns.colors)
+        problems.add(
+            doc,
+            (*path, "color"),
+            f"{item['color']} is not a colour of the sample",
+            f"colours: {shown}",
+        )
+        return None
+    return int(matches[0])
+
+
+def _restrict_pixels(run: WfcRun, xs: np.ndarray, ys: np.ndarray, color: int) -> None:
+    """Every cell covering one of the pixels (xs, ys) shows `color` there."""
+    n = run.patterns.n
+    columns, rows = run.grid
+    for dy in range(n):
+        for dx in range(n):
+            cx, cy = xs - dx, ys - dy
+            if run.periodic:
+                cx, cy = cx % columns, cy % rows
+            keep = (cx >= 0) & (cx < columns) & (cy >= 0) & (cy < rows)
+            if not np.any(keep):
+                continue
+            allowed = run.patterns.patterns[:, dy, dx] == color
+            run.restrictions.append(Restriction(np.unique(cx[keep] + cy[keep] * columns), allowed))
+
+
+def _apply(run: WfcRun, xs: np.ndarray, ys: np.ndarray, what) -> None:
+    """Restrict the cells (tiled) or pixels (overlapping) at (xs, ys) to `what`."""
+    if run.tiled is not None:
+        columns = run.grid[0]
+        run.restrictions.append(Restriction(np.unique(xs + ys * columns), what))
+    else:
+        _restrict_pixels(run, xs, ys, what)
+
+
+def _fixed(doc, path, item, run: WfcRun, problems) -> None:
+    width, height = run.width, run.height
+    where = [k for k in ("at", "row", "column") if k in item]
+    if len(where) != 1:
+        problems.add(doc, path, "give exactly one of 'at: [x, y]', 'row: y' and 'column: x'")
+        return
+    what = _values_of(doc, path, item, run, problems)
+    if what is None:
+        return
+    if "at" in item:
+        x, y = item["at"]
+        if not (-width <= x < width and -height <= y < height):
+            problems.add(doc, (*path, "at"), f"[{x}, {y}] is outside the {width} x {height} output")
+            return
+        xs, ys = np.array([x % width]), np.array([y % height])
+    elif "row" in item:
+        y = item["row"]
+        if not -height <= y < height:
+            problems.add(doc, (*path, "row"), f"row {y} is outside the {height} rows")
+            return
+        xs, ys = np.arange(width), np.full(width, y % height)
+    else:
+        x = item["column"]
+        if not -width <= x < width:
+            problems.add(doc, (*path, "column"), f"column {x} is outside the {width} columns")
+            return
+        xs, ys = np.full(height, x % width), np.arange(height)
+    _apply(run, xs, ys, what)
+
+
+def _border(doc, path, item, run: WfcRun, problems) -> None:
+    what = _values_of(doc, path, item, run, problems)
+    if what is None:
+        return
+    width, height = run.width, run.height
+    for side in item.get("sides", list(SIDES)):
+        if side in ("top", "bottom"):
+            xs, ys = np.arange(width), np.full(width, 0 if side == "top" else height - 1)
+        else:
+            xs, ys = np.full(height, 0 if side == "left" else width - 1), np.arange(height)
+        _apply(run, xs, ys, what)
+
+
+def _ground(run: WfcRun) -> None:
+    """The sample's bottom patterns fill the bottom row of cells, and appear nowhere else."""
+    columns, rows = run.grid
+    row = run.height - run.patterns.n
+    bottom = np.zeros(run.values, dtype=bool)
+    bottom[run.patterns.bottom] = True
+    cells = np.arange(columns * rows)
+    on_row = cells // columns == row
+    run.restrictions.append(Restriction(cells[on_row], bottom))
+    run.restrictions.append(Restriction(cells[~on_row], ~bottom))
+
+
+def _count(doc, path, item, run: WfcRun, problems) -> None:
+    mask = _tile_mask(doc, (*path, "tile"), [item["tile"]], run, problems)
+    if mask is None:
+        return
+    cells = run.grid[0] * run.grid[1]
+    lo, hi = item.get("min", 0), item.get("max", cells)
+    if lo > hi:
+        problems.add(doc, path, f"min {lo} is more than max {hi}")
+        return
+    run.counts.append(Count(str(item["tile"]), np.flatnonzero(mask), lo, hi))
+
+
+def _connected(doc, path, item, run: WfcRun, problems) -> None:
+    mask = _tile_mask(doc, (*path, "tiles"), item["tiles"], run, problems)
+    if mask is None:
+        return
+    if "exits" not in item:
+        run.connection = Connection(np.flatnonzero(mask), None)
+        return
+    exits = {d: np.zeros(run.values, dtype=bool) for d in DIRECTIONS}
+    for name, sides in item["exits"].items():
+        if name not in run.tiled.first:
+            _unknown_tile(doc, (*path, "exits", name), name, list(run.tiled.first), problems)
+            return
+        for variant in run.tiled.variants(name):
+            local = variant - run.tiled.first[name]
+            for side in rotate_exits(set(sides), local):
+                exits[side][variant] = True
+    run.connection = Connection(np.flatnonzero(mask), exits)

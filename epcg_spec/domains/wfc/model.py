@@ -1,0 +1,88 @@
+"""The typed form of a `kind: wfc` spec: one or more runs, each a model on a grid."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...spec.document import Document
+from .patterns import PatternModel
+from .tiles import TiledModel
+
+DEFAULT_SIZE = {"overlapping": 48, "tiled": 24}
+
+
+@dataclass
+class Restriction:
+    """Cells whose value must lie in `allowed` (fixed tiles, borders, colours, ground)."""
+
+    cells: np.ndarray
+    allowed: np.ndarray  # bool per value
+
+
+@dataclass
+class Count:
+    """lo <= number of cells holding one of `values` <= hi."""
+
+    label: str
+    values: np.ndarray
+    lo: int
+    hi: int
+
+
+@dataclass
+class Connection:
+    """Cells holding `values` form one network; `exits[d]`: values open towards direction d."""
+
+    values: np.ndarray
+    exits: dict[str, np.ndarray] | None
+
+
+@dataclass
+class WfcRun:
+    """One model on one grid, with its constraints and search policy."""
+
+    name: str
+    model: str  # "tiled" | "overlapping"
+    width: int  # output size: cells (tiled) or pixels (overlapping)
+    height: int
+    periodic: bool
+    heuristic: str
+    outputs: int
+    limit: int | None
+    tiled: TiledModel | None
+    patterns: PatternModel | None
+    backtrack: bool
+    max_backtracks: int | None
+    attempts: int
+    text_output: bool = True
+    black_background: bool = False
+    restrictions: list[Restriction] = field(default_factory=list)
+    counts: list[Count] = field(default_factory=list)
+    connection: Connection | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def values(self) -> int:
+        return self.tiled.count if self.tiled is not None else self.patterns.count
+
+    @property
+    def weights(self) -> np.ndarray:
+        return self.tiled.weights if self.tiled is not None else self.patterns.weights
+
+    @property
+    def grid(self) -> tuple[int, int]:
+        """(columns, rows) of cells: an overlapping bounded grid has one cell per N x N window."""
+        if self.patterns is None or self.periodic:
+            return self.width, self.height
+        n = self.patterns.n
+        return self.width - n + 1, self.height - n + 1
+
+
+@dataclass
+class WfcSpec:
+    document: Document
+    name: str
+    description: str
+    runs: list[WfcRun]

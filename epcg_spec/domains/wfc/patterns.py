@@ -1,0 +1,97 @@
+"""The overlapping model: N x N patterns of a sample image and which may overlap which.
+
+As in the reference: colours are numbered in order of first appearance (rows top to bottom);
+windows are read row by row (wrapping when the input is periodic); each window yields its 8
+images in the order identity, mirror, quarter turn, its mirror, half turn, its mirror, three
+quarter turns, its mirror, of which the first `symmetry` count; a pattern's weight is the
+number of times it was counted, and patterns are numbered in order of first appearance.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass
+class PatternModel:
+    """The patterns of a sample, their weights, and the overlap tables."""
+
+    n: int
+    colors: np.ndarray  # (C, 3) uint8
+    patterns: np.ndarray  # (T, N, N) colour indices
+    weights: np.ndarray  # (T,) occurrence counts
+    right: np.ndarray  # right[a, b]: b one cell right of a agrees on the overlap
+    down: np.ndarray  # down[a, b]: b one cell below a agrees
+    bottom: np.ndarray  # patterns of the sample's last unwrapped window row (and mirrors)
+
+    @property
+    def count(self) -> int:
+        return len(self.weights)
+
+
+def palette(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(colours in order of first appearance, the image as colour indices)."""
+    flat = image.reshape(-1, image.shape[-1])
+    _, first, inverse = np.unique(flat, axis=0, return_index=True, return_inverse=True)
+    order = np.argsort(first)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    return flat[np.sort(first)], rank[inverse.ravel()].reshape(image.shape[:2])
+
+
+def symmetries(p: np.ndarray) -> list[np.ndarray]:
+    """The 8 images of a pattern, in the reference's order."""
+    out = []
+    q = p
+    for _ in range(4):
+        out += [q, q[:, ::-1]]
+        q = np.rot90(q)
+    return out
+
+
+def extract(image: np.ndarray, n: int, symmetry: int, periodic_input: bool) -> PatternModel:
+    """Every pattern of the sample with its weight, and the tables of allowed overlaps."""
+    colors, sample = palette(image)
+    height, width = sample.shape
+    ys = height if periodic_input else height - n + 1
+    xs = width if periodic_input else width - n + 1
+    index: dict[bytes, int] = {}
+    patterns: list[np.ndarray] = []
+    weights: list[int] = []
+    bottom: set[int] = set()
+    rows = (np.arange(n)[:, None] + np.arange(ys)[None, :]) % height
+    cols = (np.arange(n)[:, None] + np.arange(xs)[None, :]) % width
+    for y in range(ys):
+        for x in range(xs):
+            window = sample[np.ix_(rows[:, y], cols[:, x])]
+            for k, image_k in enumerate(symmetries(window)[:symmetry]):
+                key = np.ascontiguousarray(image_k).tobytes()
+                found = index.get(key)
+                if found is None:
+                    found = index[key] = len(patterns)
+                    patterns.append(np.ascontiguousarray(image_k))
+                    weights.append(0)
+                weights[found] += 1
+                if k < 2 and y == height - n:
+                    bottom.add(found)
+    stack = np.stack(patterns).astype(np.int32)
+    return PatternModel(
+        n=n,
+        colors=colors.astype(np.uint8),
+        patterns=stack,
+        weights=np.array(weights, dtype=np.float64),
+        right=_agree(stack[:, :, 1:], stack[:, :, :-1]),
+        down=_agree(stack[:, 1:, :], stack[:, :-1, :]),
+        bottom=np.array(sorted(bottom), dtype=np.int64),
+    )
+
+
+def _agree(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """agree[a, b]: the overlap part `first[a]` equals `second[b]`."""
+    a = first.reshape(len(first), -1)
+    b = second.reshape(len(second), -1)
+    _, codes = np.unique(np.concatenate([a, b]), axis=0, return_inverse=True)
+    codes = codes.ravel()
+    return codes[: len(a), None] == codes[None, len(a) :]

@@ -1,0 +1,201 @@
+"""A compiled wfc spec: each run's network on the propagate / backtrack back ends."""
+
+from __future__ import annotations
+
+import time
+
+from ...compile.protocols import RunContext, RunOutput
+from ...errors import BuildError, UsageError
+from ...output.result import base_result
+from ...search import backtrack
+from ...search.propagate import Model, State
+from .model import WfcRun, WfcSpec
+from .network import build_network
+from .render import pixels, png_bytes, text_grid
+
+
+def policy_of(run: WfcRun, cells: int) -> backtrack.Policy:
+    """Classic WFC (restart on a contradiction) or backtracking with a cap per attempt."""
+    if not run.backtrack:
+        limit = 0
+    elif run.max_backtracks is not None:
+        limit = run.max_backtracks
+    else:
+        limit = cells
+    return backtrack.Policy(
+        heuristic=run.heuristic,
+        max_backtracks=limit,
+        attempts=run.attempts,
+        decision_limit=run.limit,
+    )
+
+
+class WfcProblem:
+    """Wave Function Collapse runs: tiled or overlapping models on grids."""
+
+    kind = "wfc"
+
+    def __init__(self, spec: WfcSpec):
+        self.spec = spec
+        self.name = spec.name
+        self.backend = "backtrack" if any(r.backtrack for r in spec.runs) else "propagate"
+        self._models: dict[int, tuple[Model, State | None]] = {}
+
+    def space_size(self) -> int | None:
+        return None
+
+    def network(self, index: int) -> tuple[Model, State | None]:
+        """The run's model and its propagated start state (None if the constraints contradict)."""
+        if index not in self._models:
+            model = build_network(self.spec.runs[index])
+            self._models[index] = (model, backtrack.prepare(model))
+        return self._models[index]
+
+    def explain(self) -> list[tuple[str, str]]:
+        rows = [("spec", f"{self.spec.name} (kind: wfc)")]
+        for run in self.spec.runs:
+            columns, rows_ = run.grid
+            what = (
+                f"tiled, {len(run.tiled.tiles)} tiles, {run.values} variants"
+                if run.tiled is not None
+                else f"overlapping, N = {run.patterns.n}, {run.values} patterns, "
+                f"{len(run.patterns.colors)} colours"
+            )
+            rows += [
+                (f"run {run.name}", what),
+                ("  grid", f"{columns} x {rows_} cells{', periodic' if run.periodic else ''}"),
+                ("  heuristic", run.heuristic),
+                ("  back end", _describe_policy(policy_of(run, columns * rows_))),
+                ("  restrictions", f"{len(run.restrictions)} (fixed cells, borders, ground)"),
+            ]
+            for count in run.counts:
+                rows.append(("  count", f"{count.lo} <= #{count.label} <= {count.hi}"))
+            if run.connection is not None:
+                how = "through tile exits" if run.connection.exits else "through adjacent cells"
+                rows.append(("  connected", f"{len(run.connection.values)} variants, {how}"))
+            memory = columns * rows_ * run.values * (4 * 4 + 8 + 1) + run.values**2 * 16
+            rows.append(("  estimated memory", f"{memory / 2**20:,.1f} MiB"))
+        return rows
+
+    def run(self, ctx: RunContext) -> RunOutput:
+        began = time.perf_counter()
+        outputs, artifacts, summary = [], {}, []
+        total_cells = sum(r.grid[0] * r.grid[1] * r.outputs for r in self.spec.runs)
+        if ctx.progress is not None:
+            ctx.progress.start(f"wfc {self.spec.name}", total_cells)
+        single = len(self.spec.runs) == 1 and self.spec.runs[0].outputs == 1
+        for index, run in enumerate(self.spec.runs):
+            model, base = self.network(index)
+            for k in range(run.outputs):
+                stem = self.spec.name if single else f"{index:02d}-{run.name}-{k}"
+                record, files = self._output(run, model, base, ctx, ctx.seed + k, stem)
+                outputs.append(record)
+                artifacts.update(files)
+                summary.append(
+                    f"{run.name}: {record['status']} after {record['attempts']} attempt(s), "
+                    f"{record['contradictions']} contradiction(s), {record['backtracks']} "
+                    f"backtrack(s), {record['seconds']:.3f} s -> {', '.join(files)}"
+                )
+        if ctx.progress is not None:
+            ctx.progress.finish()
+        result = base_result(self.spec.name, self.kind, self.backend, ctx)
+        result.update(
+            space_size=None,
+            evaluated=sum(o["attempts"] for o in outputs),
+            count=len(outputs),
+            best=[
+                {"rank": None, "score": None, "state": {"image": o["image"], "seed": o["seed"]}}
+                for o in outputs
+            ],
+            seconds=round(time.perf_counter() - began, 3),
+            attempts=sum(o["attempts"] for o in outputs),
+            contradictions=sum(o["contradictions"] for o in outputs),
+            backtracks=sum(o["backtracks"] for o in outputs),
+            outputs=outputs,
+        )
+        return RunOutput(result=result, artifacts=artifacts, summary=summary)
+
+    def _output(self, run: WfcRun, model: Model, base, ctx: RunContext, seed: int, stem: str):
+        if base is None:
+            raise BuildError(
+                f"{run.name}: the fixed cells, borders and counts contradict each other "
+                f"(no {run.grid[0]} x {run.grid[1]} output can meet them)"
+            )
+        cells = model.n_vars
+        reported = [0]
+
+        def on_chunk(search: backtrack.Search) -> None:
+            done = cells - search.stats()["undecided"]
+            if ctx.progress is not None and done > reported[0]:
+                ctx.progress.advance(done - reported[0])
+                reported[0] = done
+
+        policy = policy_of(run, cells)
+        outcome = backtrack.solve(model, seed, policy, base, on_chunk)
+        if outcome.status not in ("solved", "paused"):
+            raise BuildError(
+                f"{run.name}: {outcome.status} after {outcome.attempts} attempt(s) "
+                f"({outcome.contradictions} contradictions, {outcome.backtracks} backtracks); "
+                f"raise search.attempts or search.max_backtracks, or loosen the constraints"
+            )
+        if ctx.progress is not None:
+            ctx.progress.advance(cells - reported[0])
+        search = outcome.last
+        files = {f"{stem}.png": png_bytes(pixels(run, search.domains()))}
+        if run.tiled is not None and run.text_output:
+            files[f"{stem}.txt"] = text_grid(run, search.values())
+        record = {
+            "run": run.name,
+            "seed": seed,
+            "status": outcome.status,
+            "attempts": outcome.attempts,
+            "contradictions": outcome.contradictions,
+            "backtracks": outcome.backtracks,
+            "decisions": outcome.decisions,
+            "seconds": round(outcome.seconds, 4),
+            "grid": list(run.grid),
+            "image": f"{stem}.png",
+            "text": f"{stem}.txt" if f"{stem}.txt" in files else None,
+        }
+        return record, files
+
+    def count(self, ctx: RunContext, constrained: bool) -> RunOutput:
+        """Exact number of complete outputs of each run (or up to --limit)."""
+        limit = _limit(ctx)
+        began = time.perf_counter()
+        counts, summary = [], []
+        for index, run in enumerate(self.spec.runs):
+            model, base = self.network(index)
+            found, complete = backtrack.count(model, limit, base=base) if base else (0, True)
+            counts.append({"run": run.name, "count": found, "complete": complete})
+            bound = "" if complete else f" (stopped at --limit {limit}; there may be more)"
+            summary.append(f"{run.name}: {found:,} complete outputs{bound}")
+        result = base_result(self.spec.name, self.kind, "backtrack", ctx)
+        result.update(
+            space_size=None,
+            evaluated=len(counts),
+            count=sum(c["count"] for c in counts),
+            best=[],
+            seconds=round(time.perf_counter() - began, 3),
+            counts=counts,
+        )
+        return RunOutput(result=result, summary=summary)
+
+
+def _limit(ctx: RunContext) -> int:
+    text = ctx.options.get("limit")
+    if text is None:
+        return 0
+    if not str(text).isdigit() or int(text) < 1:
+        raise UsageError(f"--limit {text!r}: give a positive whole number")
+    return int(text)
+
+
+def _describe_policy(policy: backtrack.Policy) -> str:
+    if policy.max_backtracks == 0:
+        return f"propagate: restart on a contradiction, at most {policy.attempts} attempts"
+    cap = "unlimited" if policy.max_backtracks < 0 else f"at most {policy.max_backtracks:,}"
+    return (
+        f"backtrack: undo to the last guess ({cap} backtracks per attempt), "
+        f"at most {policy.attempts} attempts"
+    )

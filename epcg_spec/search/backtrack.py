@@ -1,0 +1,328 @@
+"""Guess-and-test back end: collapse, propagate, and undo to the last guess on a contradiction.
+
+It runs any `propagate.Model` (see that module for building one). The search is a loop over
+an explicit stack, never a recursion, so a run can stop after any number of decisions and go
+on later, be stepped one decision at a time, or be saved and restored:
+
+    base = prepare(model)                   # initial domains propagated once; None: infeasible
+    run = Search(model, base, seed=7)       # one attempt: its own copy of the state
+    run.run(budget=100)                     # at most 100 decisions -> PAUSED, SOLVED, FAILED...
+    run.step()                              # exactly one decision
+    blob = run.snapshot()                   # bytes; Search.restore(model, blob) continues it
+    run.values()                            # value per variable, -1 where still undecided
+
+A guess at variable v with value a pushes a frame (v, a, trail position) and bans every other
+value of v. On a contradiction the state is undone to the last frame's trail position and the
+refutation "v is not a" is banned there instead (binary branching), so a failed guess is never
+retried, and an exhausted stack proves there is no solution (INFEASIBLE).
+
+Policies (`Policy`): `max_backtracks` per attempt (0 is classic Wave Function Collapse: the
+first contradiction ends the attempt; -1 is unlimited), `attempts` (restarts with a new
+seed, capped), the choice heuristic and the group rules. Counting mode (`count`) takes every
+branch: at a solution it counts and backtracks, until the stack is exhausted or `limit` is
+reached (limit 2 decides uniqueness).
+
+Determinism: an attempt's random stream is a function of (seed, attempt) only.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from .propagate import (
+    ALL_RULES,
+    BACKTRACKS,
+    CONTRADICTIONS,
+    DEPTH,
+    HEURISTICS,
+    HSIZE,
+    SOLUTIONS,
+    STEPS,
+    TRAIL_LEN,
+    Model,
+    State,
+    ban,
+    begin_attempt,
+    choose_value,
+    clone_state,
+    connectivity_ok,
+    decided_values,
+    new_state,
+    propagate,
+    reset,
+    restrict_to,
+    settle,
+    undo,
+)
+
+PAUSED, SOLVED, FAILED, INFEASIBLE, EXHAUSTED, LIMIT = 0, 1, 2, 3, 4, 5
+STATUS_NAMES = {
+    PAUSED: "paused",
+    SOLVED: "solved",
+    FAILED: "failed",
+    INFEASIBLE: "infeasible",
+    EXHAUSTED: "exhausted",
+    LIMIT: "limit",
+}
+CHUNK = 4096
+GOLDEN = 0x9E3779B97F4A7C15
+SEED_MASK = (1 << 63) - 1  # seeds travel as int64
+
+
+@njit(cache=True, _nrt=False)
+def _backtrack(m, s, max_backtracks):
+    """Undo to the last guess and ban it; False if the stack is empty or the cap is reached."""
+    while s.ctr[DEPTH] > 0:
+        if max_backtracks >= 0 and s.ctr[BACKTRACKS] >= max_backtracks:
+            return False
+        d = s.ctr[DEPTH] - 1
+        s.ctr[DEPTH] = d
+        undo(m, s, s.fr_trail[d])
+        s.ctr[BACKTRACKS] += 1
+        ban(m, s, s.fr_var[d], s.fr_val[d])
+        if s.size[s.fr_var[d]] > 0:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def search(m, s, heuristic, rules, max_backtracks, count_limit, budget, conn_every):
+    """Decide, propagate, undo; return a status after at most `budget` decisions."""
+    while True:
+        ok = propagate(m, s, rules)
+        if ok and m.conn_on != 0 and s.ctr[STEPS] % conn_every == 0:
+            ok = connectivity_ok(m, s)
+        if ok:
+            settle(s, heuristic)
+            if s.ctr[HSIZE] == 0:
+                if connectivity_ok(m, s):
+                    s.ctr[SOLUTIONS] += 1
+                    if count_limit <= 0:
+                        return SOLVED
+                    if s.ctr[SOLUTIONS] >= count_limit:
+                        return LIMIT
+                    if not _backtrack(m, s, -1):
+                        return EXHAUSTED
+                    continue
+                ok = False
+        if not ok:
+            s.ctr[CONTRADICTIONS] += 1
+            if s.ctr[DEPTH] == 0:
+                return EXHAUSTED if count_limit > 0 else INFEASIBLE
+            if not _backtrack(m, s, max_backtracks):
+                if count_limit > 0:
+                    return EXHAUSTED
+                return INFEASIBLE if s.ctr[DEPTH] == 0 else FAILED
+            continue
+        if budget == 0:
+            return PAUSED
+        budget -= 1
+        v = s.heap[0]
+        a = choose_value(m, s, v)
+        d = s.ctr[DEPTH]
+        s.fr_var[d] = v
+        s.fr_val[d] = a
+        s.fr_trail[d] = s.ctr[TRAIL_LEN]
+        s.ctr[DEPTH] = d + 1
+        restrict_to(m, s, v, a)
+        s.ctr[STEPS] += 1
+
+
+def prepare(model: Model, rules: int = ALL_RULES) -> State | None:
+    """The state after the initial domains are propagated; None if they contradict."""
+    state = new_state(model)
+    return state if reset(model, state, rules) else None
+
+
+def attempt_seed(seed: int, attempt: int) -> int:
+    """The seed of attempt `attempt` of a run seeded `seed` (a fixed function of both)."""
+    return (seed * GOLDEN + attempt * 0xD1B54A32D192ED03 + 1) & SEED_MASK
+
+
+def connectivity_interval(model: Model) -> int:
+    """Check connectivity every k decisions: every one on small maps, rarer on large ones."""
+    return max(1, model.n_vars // 1024)
+
+
+class Search:
+    """One attempt's run state: pause, resume, step, snapshot; never a recursion."""
+
+    def __init__(
+        self,
+        model: Model,
+        base: State,
+        seed: int = 0,
+        heuristic: str = "entropy",
+        rules: int = ALL_RULES,
+        max_backtracks: int = -1,
+        count_limit: int = 0,
+    ):
+        self.model = model
+        self.heuristic = HEURISTICS[heuristic]
+        self.rules = rules
+        self.max_backtracks = max_backtracks
+        self.count_limit = count_limit
+        self.status = PAUSED
+        self.state = clone_state(base)
+        begin_attempt(self.state, np.uint64(seed), self.heuristic)
+
+    def run(self, budget: int | None = None) -> int:
+        """Run at most `budget` decisions (None: to the end); return the status."""
+        limit = -1 if budget is None else budget
+        self.status = search(
+            self.model,
+            self.state,
+            self.heuristic,
+            self.rules,
+            self.max_backtracks,
+            self.count_limit,
+            limit,
+            connectivity_interval(self.model),
+        )
+        return self.status
+
+    def step(self) -> int:
+        """Exactly one decision (or the end of the run)."""
+        return self.run(1)
+
+    @property
+    def done(self) -> bool:
+        return self.status != PAUSED
+
+    def values(self) -> np.ndarray:
+        """The value of every decided variable, -1 where undecided."""
+        return decided_values(self.state)
+
+    def domains(self) -> np.ndarray:
+        """The current domains as a (variables x values) bool array."""
+        words = self.state.dom
+        bits = (words[:, :, None] >> np.arange(64, dtype=np.uint64)) & np.uint64(1)
+        return bits.reshape(len(words), -1)[:, : self.model.n_values].astype(bool)
+
+    def stats(self) -> dict[str, int]:
+        ctr = self.state.ctr
+        return {
+            "decisions": int(ctr[STEPS]),
+            "contradictions": int(ctr[CONTRADICTIONS]),
+            "backtracks": int(ctr[BACKTRACKS]),
+            "solutions": int(ctr[SOLUTIONS]),
+            "depth": int(ctr[DEPTH]),
+            "undecided": int(ctr[HSIZE]),
+        }
+
+    def snapshot(self) -> bytes:
+        """The whole run state as bytes (numpy .npz)."""
+        buffer = io.BytesIO()
+        settings = np.array(
+            [self.heuristic, self.rules, self.max_backtracks, self.count_limit, self.status]
+        )
+        np.savez(buffer, settings=settings, **self.state._asdict())
+        return buffer.getvalue()
+
+    @classmethod
+    def restore(cls, model: Model, blob: bytes) -> Search:
+        """A run continuing exactly where `snapshot` left it."""
+        arrays = np.load(io.BytesIO(blob))
+        run = cls.__new__(cls)
+        run.model = model
+        heuristic, rules, max_backtracks, count_limit, status = (int(x) for x in arrays["settings"])
+        run.heuristic, run.rules = heuristic, rules
+        run.max_backtracks, run.count_limit, run.status = max_backtracks, count_limit, status
+        run.state = State(*(arrays[name].copy() for name in State._fields))
+        return run
+
+
+@dataclass
+class Policy:
+    """How a run searches: heuristic, group rules, backtracking and restarts."""
+
+    heuristic: str = "entropy"
+    rules: int = ALL_RULES
+    max_backtracks: int = -1
+    attempts: int = 10
+    decision_limit: int | None = None  # stop an attempt after this many decisions (paused)
+
+
+@dataclass
+class Outcome:
+    """The end of a solve: the values (or None), and what it took."""
+
+    status: str
+    values: np.ndarray | None
+    attempts: int
+    decisions: int = 0
+    contradictions: int = 0
+    backtracks: int = 0
+    seconds: float = 0.0
+    attempt_seeds: list[int] = field(default_factory=list)
+    last: Search | None = None
+
+
+def solve(
+    model: Model,
+    seed: int,
+    policy: Policy,
+    base: State | None = None,
+    on_chunk: Callable[[Search], None] | None = None,
+) -> Outcome:
+    """Attempts until one succeeds, the problem is proved infeasible, or the cap is reached."""
+    began = time.perf_counter()
+    base = base if base is not None else prepare(model, policy.rules)
+    if base is None:
+        return Outcome("infeasible", None, 0, seconds=time.perf_counter() - began)
+    outcome = Outcome("failed", None, 0)
+    for attempt in range(policy.attempts):
+        seed_k = attempt_seed(seed, attempt)
+        run = Search(model, base, seed_k, policy.heuristic, policy.rules, policy.max_backtracks)
+        while run.run(_budget(run, policy.decision_limit)) == PAUSED:
+            if _budget(run, policy.decision_limit) == 0:
+                break
+            if on_chunk is not None:
+                on_chunk(run)
+        stats = run.stats()
+        outcome.attempts = attempt + 1
+        outcome.attempt_seeds.append(seed_k)
+        outcome.decisions += stats["decisions"]
+        outcome.contradictions += stats["contradictions"]
+        outcome.backtracks += stats["backtracks"]
+        outcome.last = run
+        if run.status == SOLVED:
+            outcome.status, outcome.values = "solved", run.values()
+            break
+        if run.status in (INFEASIBLE, PAUSED):
+            outcome.status = STATUS_NAMES[run.status]
+            break
+    outcome.seconds = time.perf_counter() - began
+    return outcome
+
+
+def _budget(run: Search, limit: int | None) -> int:
+    """Decisions the next chunk may take: CHUNK, or what is left under the limit."""
+    if limit is None:
+        return CHUNK
+    return max(0, min(CHUNK, limit - run.stats()["decisions"]))
+
+
+def count(
+    model: Model,
+    limit: int = 0,
+    rules: int = ALL_RULES,
+    heuristic: str = "mrv",
+    base: State | None = None,
+    on_chunk: Callable[[Search], None] | None = None,
+) -> tuple[int, bool]:
+    """(number of complete assignments, True if every one was counted); stops at `limit` > 0."""
+    base = base if base is not None else prepare(model, rules)
+    if base is None:
+        return 0, True
+    run = Search(model, base, 0, heuristic, rules, -1, limit if limit > 0 else 1 << 62)
+    while run.run(CHUNK) == PAUSED:
+        if on_chunk is not None:
+            on_chunk(run)
+    return run.stats()["solutions"], run.status == EXHAUSTED

@@ -1,0 +1,904 @@
+"""Propagation back end: finite-domain variables, propagators as data, lowest-entropy collapse.
+
+The back end knows nothing of tiles, pixels or digits: a domain describes its problem as a
+*network* and gets value indices back.
+
+Building a network (Python, once per problem)::
+
+    net = Network(n_vars, n_values, weights)        # weights: one float > 0 per value
+    r = net.relation(allowed)                       # allowed[a, b]: a at u allows b at v
+    net.edges(u, v, r)                              # arrays of edges u -> v; the reverse edges
+                                                    # v -> u get net.transpose(r) automatically
+    net.restrict(vars, allowed)                     # initial domains (bool mask per value)
+    net.group(members, values, lo, hi)              # lo <= #{m : x[m] in values} <= hi
+    net.connected(path_values, passes=None)         # cells holding path values form one network
+    model = net.compile()                           # a Model: flat numpy tables, no Python objects
+
+`group` is the one cardinality propagator: all-different is `hi=1` per value, Sudoku's
+"each digit once per unit" is `lo=hi=1`, a tile count is any `lo..hi`. `passes[r]` (values
+at u that open the edge u -> v of relation r) makes connectivity follow exits, e.g. pipe ends;
+without it, adjacent path cells are joined. Relations are AC-4 support tables: each (variable,
+value, edge) keeps a count of supporting values at the edge's other end.
+
+Running a model is `backtrack.Search` (explicit guess stack, pause/resume/step/snapshot,
+counting) or `backtrack.solve` (attempts with restarts as a policy); this module holds the
+state and every kernel that changes it:
+
+- `State`: flat arrays: domains as uint64 bit sets `dom[var, word]`, domain sizes, weight sums
+  (for the entropy), support counts, group counters, the trail (every ban, in order; the
+  propagation queue is the trail's unprocessed tail), the guess frames, an indexed binary heap
+  of undecided variables keyed by the choice heuristic, and counters `ctr[...]`.
+- `ban` is the one mutation point: it clears the bit and updates size, sums, group counters,
+  the trail and the set of variables whose heap key must be refreshed. `unban` reverses it
+  exactly, so undoing to any trail position restores the state bit for bit.
+- Heuristics: ENTROPY (Shannon entropy of the weights, plus a seeded 1e-6 tie-break noise),
+  MRV (fewest values, seeded tie-break), SCANLINE (lowest index first). The heap is refreshed
+  only for variables touched since the last choice, so a choice costs O(log n), not O(n).
+- Group rules (`rules`, a bit set): RULE_HI forces values out of a group at its maximum
+  (Sudoku's naked singles), RULE_LO forces them in at its minimum (hidden singles); bounds
+  are always checked. Group counters are indexed by (variable, value), so a ban touches only
+  the groups whose value set holds the value.
+
+Kernels from a domain may call these by module-level name (see sudoku/kernels.py): `reset`,
+`load_state`, `restrict_to`, `ban`, `propagate`, `undo`, `begin_attempt`, and
+`backtrack.search`. Hot kernels take plain arrays, and those that allocate nothing are
+compiled with numba's runtime off (`_nrt=False`): a call passing the Model or State tuples,
+or unpacking them, otherwise pays an atomic reference count per array, which made a Sudoku
+search 5 times slower and one WFC ban 20 times slower. numba's disk cache of a function is
+keyed on its own file only: after editing this module, delete the cached files of modules
+that inline its kernels (backtrack.py, sudoku/kernels.py).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import config, njit
+
+if config.DISABLE_JIT:  # plain Python (coverage runs): the intrinsic only exists compiled
+
+    def trailing_zeros(word) -> int:
+        return (int(word) & -int(word)).bit_length() - 1
+
+else:
+    from numba.cpython.unsafe.numbers import trailing_zeros
+
+ENTROPY, MRV, SCANLINE = 0, 1, 2
+HEURISTICS = {"entropy": ENTROPY, "mrv": MRV, "scanline": SCANLINE}
+
+RULE_HI = 1  # a group at its maximum removes its values from the other members
+RULE_LO = 2  # a group at its minimum forces its values on the members that can hold them
+ALL_RULES = RULE_HI | RULE_LO
+
+# indices of State.ctr
+TRAIL_LEN, QHEAD, DEPTH, HSIZE, NTOUCHED, FAILED = 0, 1, 2, 3, 4, 5
+STEPS, CONTRADICTIONS, BACKTRACKS, SOLUTIONS, STAMP = 6, 7, 8, 9, 10
+N_COUNTERS = 11
+
+ENTROPY_NOISE = 1e-6
+MRV_NOISE = 0.5
+
+Model = namedtuple(
+    "Model",
+    (
+        "n_vars n_values n_words weights wlogw edge_start edge_dst edge_rel edge_rev rel_start "
+        "rel_val compat0 group_start group_member group_set group_lo group_hi var_group_start "
+        "var_group vva_start vva_member max_set init_dom conn_on conn_path conn_pass"
+    ),
+)
+
+State = namedtuple(
+    "State",
+    (
+        "dom size sumw sumwlw compat g_poss g_fix trail_var trail_val fr_var fr_val fr_trail heap "
+        "hpos hkey touched tflag noise rng bfs mark ctr m_in"
+    ),
+)
+
+
+class Network:
+    """A propagation problem under construction: variables, values, relations, groups."""
+
+    def __init__(self, n_vars: int, n_values: int, weights=None):
+        if n_vars < 1 or n_values < 1:
+            raise ValueError("a network needs at least one variable and one value")
+        self.n_vars = int(n_vars)
+        self.n_values = int(n_values)
+        w = np.ones(n_values) if weights is None else np.asarray(weights, dtype=np.float64)
+        if w.shape != (n_values,) or not np.all(w > 0):
+            raise ValueError("weights must be one positive number per value")
+        self.weights = w
+        self._relations: list[np.ndarray] = []
+        self._transpose: list[int] = []
+        self._edges: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        self._groups: list[tuple[np.ndarray, np.ndarray, int, int]] = []
+        self._domains = np.ones((self.n_vars, self.n_values), dtype=bool)
+        self._path: np.ndarray | None = None
+        self._passes: dict[int, np.ndarray] = {}
+
+    def relation(self, allowed) -> int:
+        """Register `allowed[a, b]` (a at u allows b at v) and its transpose; return its index.
+
+        Every call makes two new relations, even for a symmetric table, so that each
+        direction keeps its own index (connectivity exits are given per relation).
+        """
+        table = np.asarray(allowed, dtype=bool)
+        if table.shape != (self.n_values, self.n_values):
+            raise ValueError(f"a relation is a {self.n_values} x {self.n_values} table")
+        forward = len(self._relations)
+        self._relations += [table.copy(), table.T.copy()]
+        self._transpose += [forward + 1, forward]
+        return forward
+
+    def transpose(self, r: int) -> int:
+        """The relation of the reverse edges of relation `r`."""
+        return self._transpose[r]
+
+    def edges(self, u, v, r: int) -> None:
+        """Add edges u[k] -> v[k] of relation r, and v[k] -> u[k] of its transpose."""
+        u = np.asarray(u, dtype=np.int64).ravel()
+        v = np.asarray(v, dtype=np.int64).ravel()
+        if u.shape != v.shape:
+            raise ValueError("edge endpoints must come in pairs")
+        self._edges.append((u, v, np.full(u.shape, r, dtype=np.int64)))
+        self._edges.append((v, u, np.full(u.shape, self._transpose[r], dtype=np.int64)))
+
+    def restrict(self, variables, allowed) -> None:
+        """Narrow the initial domain of each variable in `variables` to `allowed` (bool mask)."""
+        self._domains[np.asarray(variables, dtype=np.int64)] &= np.asarray(allowed, dtype=bool)
+
+    def group(self, members, values, lo: int, hi: int) -> None:
+        """Require lo <= (number of members whose value is in `values`) <= hi."""
+        mask = np.zeros(self.n_values, dtype=bool)
+        mask[np.asarray(values, dtype=np.int64)] = True
+        members = np.asarray(members, dtype=np.int64).ravel()
+        self._groups.append((members, mask, int(lo), int(min(hi, len(members)))))
+
+    def connected(self, path_values, passes: dict[int, np.ndarray] | None = None) -> None:
+        """Require the variables holding `path_values` to form one connected network."""
+        mask = np.zeros(self.n_values, dtype=bool)
+        mask[np.asarray(path_values, dtype=np.int64)] = True
+        self._path = mask
+        self._passes = {r: np.asarray(p, dtype=bool) for r, p in (passes or {}).items()}
+
+    def compile(self) -> Model:
+        """The flat tables of the network, ready for the kernels."""
+        n, nv = self.n_vars, self.n_values
+        words = (nv + 63) // 64
+        relations = self._relations or [np.zeros((nv, nv), dtype=bool)]
+        rel_start = np.zeros((len(relations), nv + 1), dtype=np.int32)
+        rel_vals = []
+        offset = 0
+        for r, table in enumerate(relations):
+            for a in range(nv):
+                row = np.flatnonzero(table[a])
+                rel_start[r, a] = offset
+                rel_vals.append(row)
+                offset += len(row)
+            rel_start[r, nv] = offset
+        rel_val = np.concatenate(rel_vals).astype(np.int32) if rel_vals else np.zeros(0, np.int32)
+        edge_start, edge_dst, edge_rel, edge_rev = _edge_tables(n, self._edges)
+        lengths = np.diff(rel_start, axis=1)
+        compat0 = lengths[edge_rel].astype(_count_type(nv)) if len(edge_rel) else _empty2(nv)
+        groups = _group_tables(n, nv, words, self._groups)
+        passes = np.zeros((len(relations), words), dtype=np.uint64)
+        path = np.zeros((1, words), dtype=np.uint64)
+        if self._path is not None:
+            path = _bits(self._path)[None, :]
+            for r in range(len(relations)):
+                passes[r] = _bits(self._passes.get(r, self._path) & self._path)
+        return Model(
+            n_vars=n,
+            n_values=nv,
+            n_words=words,
+            weights=self.weights.copy(),
+            wlogw=self.weights * np.log(self.weights),
+            edge_start=edge_start,
+            edge_dst=edge_dst,
+            edge_rel=edge_rel,
+            edge_rev=edge_rev,
+            rel_start=rel_start,
+            rel_val=rel_val,
+            compat0=compat0,
+            **groups,
+            init_dom=_bits(self._domains),
+            conn_on=int(self._path is not None),
+            conn_path=path,
+            conn_pass=passes,
+        )
+
+
+def _count_type(nv: int) -> type:
+    """Support counts are at most the number of values: 16 bits halve the memory they stream."""
+    return np.int16 if nv < 2**15 else np.int32
+
+
+def _empty2(nv: int) -> np.ndarray:
+    return np.zeros((0, nv), dtype=_count_type(nv))
+
+
+def _bits(mask: np.ndarray) -> np.ndarray:
+    """Bool masks over values (last axis) as little-endian uint64 words."""
+    mask = np.asarray(mask, dtype=bool)
+    words = (mask.shape[-1] + 63) // 64
+    padded = np.zeros((*mask.shape[:-1], words * 64), dtype=bool)
+    padded[..., : mask.shape[-1]] = mask
+    weights = np.uint64(1) << np.arange(64, dtype=np.uint64)
+    chunks = padded.reshape(*mask.shape[:-1], words, 64).astype(np.uint64)
+    return (chunks * weights).sum(axis=-1, dtype=np.uint64)
+
+
+def _edge_tables(n: int, parts) -> tuple[np.ndarray, ...]:
+    if not parts:
+        empty = np.zeros(0, dtype=np.int32)
+        return np.zeros(n + 1, dtype=np.int32), empty, empty, empty
+    src = np.concatenate([p[0] for p in parts])
+    dst = np.concatenate([p[1] for p in parts])
+    rel = np.concatenate([p[2] for p in parts])
+    if src.min() < 0 or dst.min() < 0 or max(src.max(), dst.max()) >= n:
+        raise ValueError("an edge names a variable out of range")
+    order = np.lexsort((rel, dst, src))
+    keys = np.stack([src, dst, rel], axis=1)[order]
+    if len(keys) > 1 and np.any(np.all(keys[1:] == keys[:-1], axis=1)):
+        raise ValueError("the same edge (u, v, relation) was added twice")
+    # batches come in pairs (forward, reverse): edge k of one reverses edge k of the other
+    sizes = [len(p[0]) for p in parts]
+    starts = np.concatenate([[0], np.cumsum(sizes)])
+    batch = np.repeat(np.arange(len(parts)), sizes)
+    partner = starts[batch ^ 1] + (np.arange(len(src)) - starts[batch])
+    position = np.empty(len(order), dtype=np.int64)
+    position[order] = np.arange(len(order))
+    rev = position[partner][order]
+    src, dst, rel = src[order], dst[order], rel[order]
+    edge_start = np.searchsorted(src, np.arange(n + 1), side="left").astype(np.int32)
+    return edge_start, dst.astype(np.int32), rel.astype(np.int32), rev.astype(np.int32)
+
+
+def _group_tables(n: int, nv: int, words: int, groups) -> dict[str, np.ndarray]:
+    count = len(groups)
+    sizes = [len(g[0]) for g in groups]
+    group_start = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int32)
+    members = (
+        np.concatenate([g[0] for g in groups]).astype(np.int32) if groups else np.zeros(0, np.int32)
+    )
+    owner = np.repeat(np.arange(count, dtype=np.int32), sizes)
+    order = np.argsort(members, kind="stable")
+    var_group_start = np.searchsorted(members[order], np.arange(n + 1), side="left")
+    group_set = np.zeros((count, words), dtype=np.uint64)
+    for g, (_, mask, _, _) in enumerate(groups):
+        group_set[g] = _bits(mask)
+    # memberships (k: position in var_group) by (variable, value): the groups whose set holds it
+    sets = np.zeros((count, words * 64), dtype=bool)
+    for g, (_, mask, _, _) in enumerate(groups):
+        sets[g, : len(mask)] = mask
+    var_of = members[order]
+    group_of = owner[order]
+    pairs = [(v * nv + a, k) for k, (v, g) in enumerate(zip(var_of, group_of, strict=True))
+             for a in np.flatnonzero(sets[g, :nv])]  # fmt: skip
+    pairs.sort()
+    flat = np.array([p[0] for p in pairs], dtype=np.int64)
+    vva_start = np.searchsorted(flat, np.arange(n * nv + 1), side="left")
+    max_set = np.zeros(n, dtype=np.int32)
+    if count:
+        np.maximum.at(max_set, var_of, sets[group_of].sum(axis=1).astype(np.int32))
+    return {
+        "group_start": group_start,
+        "group_member": members,
+        "group_set": group_set,
+        "group_lo": np.array([g[2] for g in groups], dtype=np.int32),
+        "group_hi": np.array([g[3] for g in groups], dtype=np.int32),
+        "var_group_start": var_group_start.astype(np.int32),
+        "var_group": owner[order].astype(np.int32),
+        "vva_start": vva_start.astype(np.int32),
+        "vva_member": np.array([p[1] for p in pairs], dtype=np.int32),
+        "max_set": max_set,
+    }
+
+
+def new_state(model: Model) -> State:
+    """Fresh, uninitialised state arrays sized for `model` (see `reset`)."""
+    n, nv, words = model.n_vars, model.n_values, model.n_words
+    groups = len(model.group_lo)
+    return State(
+        dom=np.zeros((n, words), dtype=np.uint64),
+        size=np.zeros(n, dtype=np.int32),
+        sumw=np.zeros(n),
+        sumwlw=np.zeros(n),
+        compat=np.zeros_like(model.compat0),
+        g_poss=np.zeros(groups, dtype=np.int32),
+        g_fix=np.zeros(groups, dtype=np.int32),
+        trail_var=np.zeros(n * nv, dtype=np.int32),
+        trail_val=np.zeros(n * nv, dtype=np.int32),
+        fr_var=np.zeros(n + 1, dtype=np.int32),
+        fr_val=np.zeros(n + 1, dtype=np.int32),
+        fr_trail=np.zeros(n + 1, dtype=np.int32),
+        heap=np.zeros(n, dtype=np.int32),
+        hpos=np.full(n, -1, dtype=np.int32),
+        hkey=np.zeros(n),
+        touched=np.zeros(n, dtype=np.int32),
+        tflag=np.zeros(n, dtype=np.uint8),
+        noise=np.zeros(n),
+        rng=np.zeros(1, dtype=np.uint64),
+        bfs=np.zeros(n, dtype=np.int32),
+        mark=np.zeros(n, dtype=np.int64),
+        ctr=np.zeros(N_COUNTERS, dtype=np.int64),
+        m_in=np.zeros(len(model.var_group), dtype=np.int32),
+    )
+
+
+def clone_state(source: State) -> State:
+    return State(*(a.copy() for a in source))
+
+
+# Kernels that run once per ban take plain arrays: a numba call that passes the Model or State
+# tuple copies every array header in it, which made one ban about 20 times slower. Entry
+# kernels take (m, s) and unpack once; `BAN` names the arrays every ban touches.
+
+# ---------------------------------------------------------------- random numbers
+
+
+@njit(cache=True, _nrt=False)
+def mix64(x):
+    """splitmix64's finaliser: a well-spread 64-bit hash of x."""
+    x = np.uint64(x)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+@njit(cache=True, _nrt=False)
+def next_unit(rng):
+    """A uniform float in [0, 1) with 53 random bits; `rng` is a one-element uint64 array."""
+    rng[0] += np.uint64(0x9E3779B97F4A7C15)
+    return float(mix64(rng[0]) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+# ---------------------------------------------------------------- bit sets
+
+
+@njit(cache=True, _nrt=False)
+def has(dom, v, a):
+    return (dom[v, a >> 6] >> np.uint64(a & 63)) & np.uint64(1) != np.uint64(0)
+
+
+@njit(cache=True, _nrt=False)
+def meets(a, i, b, j):
+    """Rows a[i] and b[j] of two bit-set tables share a value (no array views: no refcounts)."""
+    for w in range(a.shape[1]):  # noqa: SIM110 (numba compiles no generators)
+        if a[i, w] & b[j, w] != np.uint64(0):
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def inside(a, i, b, j):
+    """Row a[i] holds no value outside row b[j]."""
+    for w in range(a.shape[1]):  # noqa: SIM110 (numba compiles no generators)
+        if a[i, w] & ~b[j, w] != np.uint64(0):
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _popcount(word):
+    count = 0
+    while word != np.uint64(0):
+        word &= word - np.uint64(1)
+        count += 1
+    return count
+
+
+@njit(cache=True, _nrt=False)
+def first_value(dom, v):
+    """The lowest value in the domain of v (-1 if empty)."""
+    for w in range(dom.shape[1]):
+        word = dom[v, w]
+        if word != np.uint64(0):
+            return w * 64 + trailing_zeros(word)
+    return -1
+
+
+# ---------------------------------------------------------------- the mutation point
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _ban(
+    v, a, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr,
+    vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, touched, tflag,
+):  # fmt: skip
+    """Remove value a (present) from v: the only way a domain shrinks; see `ban`.
+
+    m_in[k] counts the values of membership k's variable inside its group's set: the group
+    loses a possible member when it reaches 0, and gains a fixed one when it reaches the
+    domain size, which can only happen once the size is down to the largest set (max_set).
+    """
+    dom[v, a >> 6] &= ~(np.uint64(1) << np.uint64(a & 63))
+    size[v] -= 1
+    sumw[v] -= weights[a]
+    sumwlw[v] -= wlogw[a]
+    k = ctr[TRAIL_LEN]
+    trail_var[k] = v
+    trail_val[k] = a
+    ctr[TRAIL_LEN] = k + 1
+    if vgs[v] < vgs[v + 1]:  # the variable is in a group
+        f = v * weights.shape[0] + a
+        for q in range(vva_start[f], vva_start[f + 1]):
+            k = vva_member[q]
+            m_in[k] -= 1
+            if m_in[k] == 0:
+                g_poss[vg[k]] -= 1
+        if size[v] <= max_set[v]:
+            word, bit = a >> 6, np.uint64(1) << np.uint64(a & 63)
+            for k in range(vgs[v], vgs[v + 1]):
+                if m_in[k] == size[v] and gset[vg[k], word] & bit == np.uint64(0):
+                    g_fix[vg[k]] += 1
+    if tflag[v] == 0:
+        tflag[v] = 1
+        touched[ctr[NTOUCHED]] = v
+        ctr[NTOUCHED] += 1
+    if size[v] == 0:
+        ctr[FAILED] = 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _unban(
+    v, a, dom, size, sumw, sumwlw, weights, wlogw, ctr,
+    vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, touched, tflag,
+):  # fmt: skip
+    """Exactly reverse `_ban` of (v, a) (the trail is shortened by `undo`)."""
+    if vgs[v] < vgs[v + 1]:  # the variable is in a group
+        f = v * weights.shape[0] + a
+        if size[v] <= max_set[v]:
+            word, bit = a >> 6, np.uint64(1) << np.uint64(a & 63)
+            for k in range(vgs[v], vgs[v + 1]):
+                if m_in[k] == size[v] and gset[vg[k], word] & bit == np.uint64(0):
+                    g_fix[vg[k]] -= 1
+        for q in range(vva_start[f], vva_start[f + 1]):
+            k = vva_member[q]
+            m_in[k] += 1
+            if m_in[k] == 1:
+                g_poss[vg[k]] += 1
+    dom[v, a >> 6] |= np.uint64(1) << np.uint64(a & 63)
+    size[v] += 1
+    sumw[v] += weights[a]
+    sumwlw[v] += wlogw[a]
+    if tflag[v] == 0:
+        tflag[v] = 1
+        touched[ctr[NTOUCHED]] = v
+        ctr[NTOUCHED] += 1
+
+
+@njit(cache=True, _nrt=False)
+def _ban_mask(
+    v, mask, keep, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr,
+    vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, touched, tflag,
+):  # fmt: skip
+    """Ban the values of v inside `mask` (keep=False) or outside it (keep=True)."""
+    for w in range(dom.shape[1]):
+        word = dom[v, w] & (~mask[w] if keep else mask[w])
+        while word != np.uint64(0):
+            b = trailing_zeros(word)
+            word &= ~(np.uint64(1) << np.uint64(b))
+            _ban(
+                v, w * 64 + b, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val,
+                ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, touched,
+                tflag,
+            )  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def ban_mask(m, s, v, mask, keep):
+    """Ban the values of v inside `mask` (keep=False) or outside it (keep=True)."""
+    _ban_mask(
+        v, mask, keep, s.dom, s.size, s.sumw, s.sumwlw, m.weights, m.wlogw, s.trail_var,
+        s.trail_val, s.ctr, m.var_group_start, m.var_group, m.group_set, m.vva_start, m.vva_member,
+        m.max_set, s.m_in, s.g_poss, s.g_fix, s.touched, s.tflag,
+    )  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def ban(m, s, v, a):
+    """Remove value a from v; it updates size, weight sums, group counters, trail and heap."""
+    _ban(
+        v, a, s.dom, s.size, s.sumw, s.sumwlw, m.weights, m.wlogw, s.trail_var, s.trail_val,
+        s.ctr, m.var_group_start, m.var_group, m.group_set, m.vva_start, m.vva_member, m.max_set,
+        s.m_in, s.g_poss, s.g_fix, s.touched, s.tflag,
+    )  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def restrict_to(m, s, v, a):
+    """Ban every value of v but a."""
+    for w in range(s.dom.shape[1]):
+        word = s.dom[v, w]
+        while word != np.uint64(0):
+            b = trailing_zeros(word)
+            word &= ~(np.uint64(1) << np.uint64(b))
+            if w * 64 + b != a:
+                ban(m, s, v, w * 64 + b)
+
+
+# ---------------------------------------------------------------- propagation
+
+
+@njit(cache=True, _nrt=False)
+def _force_group(
+    g, force_in, gstart, gmember, dom, size, sumw, sumwlw, weights, wlogw, trail_var,
+    trail_val, ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, touched,
+    tflag,
+):  # fmt: skip
+    """Group g is at a bound: ban its values from (or force them on) the undecided members."""
+    for k in range(gstart[g], gstart[g + 1]):
+        u = gmember[k]
+        if meets(dom, u, gset, g) and not inside(dom, u, gset, g):
+            _ban_mask(
+                u, gset[g], force_in, dom, size, sumw, sumwlw, weights, wlogw, trail_var,
+                trail_val, ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix,
+                touched, tflag,
+            )  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def _group_action(g, rules, glo, ghi, g_poss, g_fix):
+    """-1: group g is violated; 0: nothing to do; 1: force its values out; 2: force them in."""
+    fix, poss = g_fix[g], g_poss[g]
+    if fix > ghi[g] or poss < glo[g]:
+        return -1
+    if (rules & RULE_HI) != 0 and fix == ghi[g] and poss > fix:
+        return 1
+    if (rules & RULE_LO) != 0 and poss == glo[g] and fix < poss:
+        return 2
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def propagate(m, s, rules):
+    """Process the trail's unprocessed bans to a fixpoint; False on a contradiction."""
+    dom, size, sumw, sumwlw, compat = s.dom, s.size, s.sumw, s.sumwlw, s.compat
+    trail_var, trail_val, ctr, touched, tflag = s.trail_var, s.trail_val, s.ctr, s.touched, s.tflag
+    g_poss, g_fix, m_in = s.g_poss, s.g_fix, s.m_in
+    weights, wlogw, vgs, vg, gset = m.weights, m.wlogw, m.var_group_start, m.var_group, m.group_set
+    vva_start, vva_member, max_set = m.vva_start, m.vva_member, m.max_set
+    edge_start, edge_dst, edge_rel, edge_rev = m.edge_start, m.edge_dst, m.edge_rel, m.edge_rev
+    rel_start, rel_val = m.rel_start, m.rel_val
+    gstart, gmember, glo, ghi = m.group_start, m.group_member, m.group_lo, m.group_hi
+    if ctr[FAILED] != 0:
+        return False
+    while ctr[QHEAD] < ctr[TRAIL_LEN]:
+        k = ctr[QHEAD]
+        v = trail_var[k]
+        a = trail_val[k]
+        for e in range(edge_start[v], edge_start[v + 1]):
+            j = edge_dst[e]
+            r = edge_rel[e]
+            rev = edge_rev[e]
+            for p in range(rel_start[r, a], rel_start[r, a + 1]):
+                b = rel_val[p]
+                c = compat[rev, b] - 1
+                compat[rev, b] = c
+                if c == 0 and has(dom, j, b):
+                    _ban(
+                        j, b, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val,
+                        ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix,
+                        touched, tflag,
+                    )  # fmt: skip
+        ctr[QHEAD] = k + 1
+        if ctr[FAILED] != 0:
+            return False
+        if vgs[v] == vgs[v + 1]:
+            continue
+        # the groups whose counters this ban changed: those whose set holds a (possible
+        # members), and, once the domain is small, those it now lies inside (fixed members)
+        f = v * weights.shape[0] + a
+        first = vva_start[f]
+        last = vva_start[f + 1]
+        small = size[v] <= max_set[v]
+        for q in range(first, last + (vgs[v + 1] - vgs[v] if small else 0)):
+            if q < last:
+                g = vg[vva_member[q]]
+            else:
+                k = vgs[v] + q - last
+                if m_in[k] != size[v]:
+                    continue
+                g = vg[k]
+            action = _group_action(g, rules, glo, ghi, g_poss, g_fix)
+            if action < 0:
+                ctr[FAILED] = 1
+                return False
+            if action > 0:
+                _force_group(
+                    g, action == 2, gstart, gmember, dom, size, sumw, sumwlw, weights, wlogw,
+                    trail_var, trail_val, ctr, vgs, vg, gset, vva_start, vva_member, max_set,
+                    m_in, g_poss, g_fix, touched, tflag,
+                )  # fmt: skip
+                if ctr[FAILED] != 0:
+                    return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def undo(m, s, position):
+    """Undo every ban after trail `position`, most recent first."""
+    dom, size, sumw, sumwlw, compat = s.dom, s.size, s.sumw, s.sumwlw, s.compat
+    ctr, touched, tflag, g_poss, g_fix = s.ctr, s.touched, s.tflag, s.g_poss, s.g_fix
+    weights, wlogw, vgs, vg, gset = m.weights, m.wlogw, m.var_group_start, m.var_group, m.group_set
+    vva_start, vva_member, max_set, m_in = m.vva_start, m.vva_member, m.max_set, s.m_in
+    edge_start, edge_rel, edge_rev = m.edge_start, m.edge_rel, m.edge_rev
+    rel_start, rel_val = m.rel_start, m.rel_val
+    qhead = ctr[QHEAD]
+    for k in range(ctr[TRAIL_LEN] - 1, position - 1, -1):
+        v = s.trail_var[k]
+        a = s.trail_val[k]
+        if k < qhead:
+            for e in range(edge_start[v], edge_start[v + 1]):
+                r = edge_rel[e]
+                rev = edge_rev[e]
+                for p in range(rel_start[r, a], rel_start[r, a + 1]):
+                    compat[rev, rel_val[p]] += 1
+        _unban(
+            v, a, dom, size, sumw, sumwlw, weights, wlogw, ctr, vgs, vg, gset, vva_start,
+            vva_member, max_set, m_in, g_poss, g_fix, touched, tflag,
+        )  # fmt: skip
+    ctr[TRAIL_LEN] = position
+    ctr[QHEAD] = min(qhead, position)
+    ctr[FAILED] = 0
+
+
+@njit(cache=True, _nrt=False)
+def connectivity_ok(m, s):
+    """False if cells that must hold a path value cannot all reach each other."""
+    if m.conn_on == 0:
+        return True
+    dom, bfs, mark, path, passes = s.dom, s.bfs, s.mark, m.conn_path, m.conn_pass
+    edge_start, edge_dst, edge_rel, edge_rev = m.edge_start, m.edge_dst, m.edge_rel, m.edge_rev
+    s.ctr[STAMP] += 1
+    stamp = s.ctr[STAMP]
+    musts = 0
+    start = -1
+    for v in range(m.n_vars):
+        if inside(dom, v, path, 0):
+            musts += 1
+            if start < 0:
+                start = v
+    if musts <= 1:
+        return True
+    bfs[0] = start
+    mark[start] = stamp
+    head, tail, reached = 0, 1, 0
+    while head < tail:
+        v = bfs[head]
+        head += 1
+        if inside(dom, v, path, 0):
+            reached += 1
+        for e in range(edge_start[v], edge_start[v + 1]):
+            j = edge_dst[e]
+            if mark[j] == stamp:
+                continue
+            if not meets(dom, v, passes, edge_rel[e]):
+                continue
+            if not meets(dom, j, passes, edge_rel[edge_rev[e]]):
+                continue
+            mark[j] = stamp
+            bfs[tail] = j
+            tail += 1
+    return reached == musts
+
+
+# ---------------------------------------------------------------- the choice heap
+
+
+@njit(cache=True, _nrt=False)
+def heap_key(v, heuristic, sumw, sumwlw, size, noise):
+    if heuristic == ENTROPY:
+        total = sumw[v]
+        return np.log(total) - sumwlw[v] / total + ENTROPY_NOISE * noise[v]
+    if heuristic == MRV:
+        return size[v] + MRV_NOISE * noise[v]
+    return float(v)
+
+
+@njit(cache=True, _nrt=False)
+def _swap(heap, hpos, i, j):
+    a, b = heap[i], heap[j]
+    heap[i], heap[j] = b, a
+    hpos[b], hpos[a] = i, j
+
+
+@njit(cache=True, _nrt=False)
+def _sift_up(heap, hpos, hkey, i):
+    while i > 0:
+        parent = (i - 1) >> 1
+        if hkey[heap[i]] < hkey[heap[parent]]:
+            _swap(heap, hpos, i, parent)
+            i = parent
+        else:
+            break
+
+
+@njit(cache=True, _nrt=False)
+def _sift_down(heap, hpos, hkey, n, i):
+    while True:
+        left = 2 * i + 1
+        if left >= n:
+            break
+        best = left
+        if left + 1 < n and hkey[heap[left + 1]] < hkey[heap[left]]:
+            best = left + 1
+        if hkey[heap[best]] < hkey[heap[i]]:
+            _swap(heap, hpos, i, best)
+            i = best
+        else:
+            break
+
+
+@njit(cache=True, _nrt=False)
+def settle(s, heuristic):
+    """Bring the heap up to date for every variable touched since the last call."""
+    heap, hpos, hkey, ctr = s.heap, s.hpos, s.hkey, s.ctr
+    sumw, sumwlw, size, noise, touched, tflag = (
+        s.sumw,
+        s.sumwlw,
+        s.size,
+        s.noise,
+        s.touched,
+        s.tflag,
+    )
+    for k in range(ctr[NTOUCHED]):
+        v = touched[k]
+        tflag[v] = 0
+        i = hpos[v]
+        if size[v] > 1:
+            hkey[v] = heap_key(v, heuristic, sumw, sumwlw, size, noise)
+            if i < 0:
+                i = ctr[HSIZE]
+                heap[i] = v
+                hpos[v] = i
+                ctr[HSIZE] = i + 1
+            _sift_up(heap, hpos, hkey, i)
+            _sift_down(heap, hpos, hkey, ctr[HSIZE], hpos[v])
+        elif i >= 0:
+            last = ctr[HSIZE] - 1
+            _swap(heap, hpos, i, last)
+            ctr[HSIZE] = last
+            hpos[v] = -1
+            if i < last:
+                _sift_up(heap, hpos, hkey, i)
+                _sift_down(heap, hpos, hkey, last, hpos[heap[i]])
+    ctr[NTOUCHED] = 0
+
+
+# ---------------------------------------------------------------- choices and setup
+
+
+@njit(cache=True, _nrt=False)
+def choose_value(m, s, v):
+    """A value of v drawn by weight."""
+    target = next_unit(s.rng) * s.sumw[v]
+    last = -1
+    for w in range(s.dom.shape[1]):
+        word = s.dom[v, w]
+        while word != np.uint64(0):
+            b = trailing_zeros(word)
+            word &= ~(np.uint64(1) << np.uint64(b))
+            last = w * 64 + b
+            target -= m.weights[last]
+            if target < 0.0:
+                return last
+    return last
+
+
+@njit(cache=True)
+def reset(m, s, rules):
+    """Full domains, then the initial restrictions, propagated; False if contradictory."""
+    n, nv, words = m.n_vars, m.n_values, m.n_words
+    full = np.zeros((1, words), dtype=np.uint64)
+    for a in range(nv):
+        full[0, a >> 6] |= np.uint64(1) << np.uint64(a & 63)
+    total_w = 0.0
+    total_wlw = 0.0
+    for a in range(nv):
+        total_w += m.weights[a]
+        total_wlw += m.wlogw[a]
+    for v in range(n):
+        s.dom[v, :] = full[0]
+        s.size[v] = nv
+        s.sumw[v] = total_w
+        s.sumwlw[v] = total_wlw
+        s.hpos[v] = -1
+        s.tflag[v] = 0
+        s.mark[v] = 0
+    s.compat[:, :] = m.compat0
+    for g in range(len(m.group_lo)):
+        count = m.group_start[g + 1] - m.group_start[g]
+        s.g_poss[g] = count if meets(full, 0, m.group_set, g) else 0
+        s.g_fix[g] = count if inside(full, 0, m.group_set, g) else 0
+    for k in range(len(m.var_group)):
+        inner = 0
+        for w in range(words):
+            inner += _popcount(full[0, w] & m.group_set[m.var_group[k], w])
+        s.m_in[k] = inner
+    s.ctr[:] = 0
+    for v in range(n):
+        ban_mask(m, s, v, m.init_dom[v], True)
+    for v in range(n):  # values that no neighbour value supports at all
+        for e in range(m.edge_start[v], m.edge_start[v + 1]):
+            for a in range(nv):
+                if m.compat0[e, a] == 0 and has(s.dom, v, a):
+                    ban(m, s, v, a)
+    for g in range(len(m.group_lo)):
+        action = _group_action(g, rules, m.group_lo, m.group_hi, s.g_poss, s.g_fix)
+        if action < 0:
+            s.ctr[FAILED] = 1
+        elif action > 0:
+            _force_group(
+                g, action == 2, m.group_start, m.group_member, s.dom, s.size, s.sumw, s.sumwlw,
+                m.weights, m.wlogw, s.trail_var, s.trail_val, s.ctr, m.var_group_start,
+                m.var_group, m.group_set, m.vva_start, m.vva_member, m.max_set, s.m_in, s.g_poss,
+                s.g_fix, s.touched, s.tflag,
+            )  # fmt: skip
+    ok = propagate(m, s, rules)
+    s.ctr[TRAIL_LEN] = 0
+    s.ctr[QHEAD] = 0
+    s.ctr[NTOUCHED] = 0
+    s.tflag[:] = 0
+    return ok and connectivity_ok(m, s)
+
+
+@njit(cache=True, _nrt=False)
+def begin_attempt(s, seed, heuristic):
+    """Seed the attempt's random stream and tie-break noise, and fill the heap."""
+    s.rng[0] = mix64(np.uint64(seed))
+    n = s.size.shape[0]
+    s.ctr[HSIZE] = 0
+    for v in range(n):
+        s.noise[v] = next_unit(s.rng)
+        s.hpos[v] = -1
+    for v in range(n):
+        if s.size[v] > 1:
+            k = s.ctr[HSIZE]
+            s.heap[k] = v
+            s.hpos[v] = k
+            s.hkey[v] = heap_key(v, heuristic, s.sumw, s.sumwlw, s.size, s.noise)
+            s.ctr[HSIZE] = k + 1
+    for i in range(s.ctr[HSIZE] // 2 - 1, -1, -1):
+        _sift_down(s.heap, s.hpos, s.hkey, s.ctr[HSIZE], i)
+
+
+@njit(cache=True)
+def decided_values(s):
+    """The value of every variable whose domain is a single value, -1 elsewhere."""
+    n = s.size.shape[0]
+    out = np.full(n, -1, dtype=np.int32)
+    for v in range(n):
+        if s.size[v] == 1:
+            out[v] = first_value(s.dom, v)
+    return out
+
+
+@njit(cache=True)
+def load_state(source, target):
+    """Copy every array of `source` into `target` (same model), inside a kernel."""
+    target.dom[:, :] = source.dom
+    target.size[:] = source.size
+    target.sumw[:] = source.sumw
+    target.sumwlw[:] = source.sumwlw
+    target.compat[:, :] = source.compat
+    target.g_poss[:] = source.g_poss
+    target.g_fix[:] = source.g_fix
+    target.trail_var[:] = source.trail_var
+    target.trail_val[:] = source.trail_val
+    target.fr_var[:] = source.fr_var
+    target.fr_val[:] = source.fr_val
+    target.fr_trail[:] = source.fr_trail
+    target.heap[:] = source.heap
+    target.hpos[:] = source.hpos
+    target.hkey[:] = source.hkey
+    target.touched[:] = source.touched
+    target.tflag[:] = source.tflag
+    target.noise[:] = source.noise
+    target.rng[:] = source.rng
+    target.bfs[:] = source.bfs
+    target.mark[:] = source.mark
+    target.ctr[:] = source.ctr
+    target.m_in[:] = source.m_in

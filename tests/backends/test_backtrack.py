@@ -1,0 +1,114 @@
+"""The guess-and-test stack: pause, resume, step, snapshot, determinism, policies."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from epcg_spec.search import backtrack
+from epcg_spec.search.propagate import Network
+
+
+def latin_square(order: int, seed_cells: dict[int, int] | None = None):
+    net = Network(order * order, order, weights=np.arange(1, order + 1, dtype=float))
+    for i in range(order):
+        for value in range(order):
+            net.group([i * order + j for j in range(order)], [value], 1, 1)
+            net.group([j * order + i for j in range(order)], [value], 1, 1)
+    for cell, value in (seed_cells or {}).items():
+        net.restrict([cell], np.arange(order) == value)
+    return net.compile()
+
+
+def is_latin(values: np.ndarray, order: int) -> bool:
+    grid = values.reshape(order, order)
+    full = set(range(order))
+    return all(set(grid[i]) == full and set(grid[:, i]) == full for i in range(order))
+
+
+MODEL = latin_square(7)
+BASE = backtrack.prepare(MODEL)
+
+
+@pytest.mark.parametrize("heuristic", ["entropy", "mrv", "scanline"])
+def test_a_solve_is_a_solution_and_repeats_exactly(heuristic):
+    policy = backtrack.Policy(heuristic=heuristic)
+    first = backtrack.solve(MODEL, 11, policy, BASE)
+    again = backtrack.solve(MODEL, 11, policy, BASE)
+    assert first.status == "solved" and is_latin(first.values, 7)
+    assert np.array_equal(first.values, again.values)
+
+
+def test_seeds_give_different_content():
+    outputs = {
+        backtrack.solve(MODEL, s, backtrack.Policy(), BASE).values.tobytes() for s in range(6)
+    }
+    assert len(outputs) > 1
+
+
+def test_stepping_and_pausing_give_the_straight_run():
+    straight = backtrack.Search(MODEL, BASE, seed=5)
+    assert straight.run() == backtrack.SOLVED
+    stepped = backtrack.Search(MODEL, BASE, seed=5)
+    steps = 0
+    while stepped.step() == backtrack.PAUSED:
+        steps += 1
+        assert steps < 10_000
+    assert stepped.status == backtrack.SOLVED
+    assert np.array_equal(straight.values(), stepped.values())
+    assert straight.stats() == stepped.stats()
+
+
+def test_a_snapshot_resumes_exactly():
+    straight = backtrack.Search(MODEL, BASE, seed=9)
+    straight.run()
+    paused = backtrack.Search(MODEL, BASE, seed=9)
+    assert paused.run(budget=7) == backtrack.PAUSED
+    partial = paused.values()
+    assert 0 < (partial >= 0).sum() < MODEL.n_vars
+    resumed = backtrack.Search.restore(MODEL, paused.snapshot())
+    assert resumed.run() == backtrack.SOLVED
+    assert np.array_equal(resumed.values(), straight.values())
+
+
+def test_undo_restores_the_state_bit_for_bit():
+    run = backtrack.Search(MODEL, BASE, seed=3)
+    before = [a.copy() for a in run.state]
+    run.run(budget=12)
+    from epcg_spec.search.propagate import settle, undo
+
+    undo(MODEL, run.state, 0)
+    settle(run.state, 0)
+    for name, a, b in zip(type(run.state)._fields, before, run.state, strict=True):
+        if name in ("dom", "size", "compat", "g_poss", "g_fix", "m_in"):
+            assert np.array_equal(a, b), name
+        if name in ("sumw", "sumwlw"):
+            assert np.allclose(a, b), name
+
+
+def test_counting_mode_is_the_same_search():
+    four = latin_square(4)
+    assert backtrack.count(four) == (576, True)
+    assert backtrack.count(four, limit=2) == (2, False)
+
+
+def test_a_proved_contradiction_is_infeasible_not_failed():
+    clash = latin_square(3, {0: 0, 1: 0})
+    assert backtrack.solve(clash, 0, backtrack.Policy()).status == "infeasible"
+    # pigeonhole: 5 variables, 4 values, all different: only an exhausted search proves it
+    net = Network(5, 4)
+    for value in range(4):
+        net.group(range(5), [value], 0, 1)
+    pigeons = net.compile()
+    assert backtrack.prepare(pigeons) is not None
+    outcome = backtrack.solve(pigeons, 0, backtrack.Policy(attempts=5))
+    assert outcome.status == "infeasible" and outcome.attempts == 1 and outcome.backtracks > 0
+
+
+def test_restart_policy_counts_attempts_and_keeps_the_cap():
+    outcome = backtrack.solve(MODEL, 1, backtrack.Policy(max_backtracks=0, attempts=3), BASE)
+    assert 1 <= outcome.attempts <= 3
+    assert outcome.backtracks == 0
+    assert len(outcome.attempt_seeds) == outcome.attempts
+    if outcome.status != "solved":
+        assert outcome.attempts == 3

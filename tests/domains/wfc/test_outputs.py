@@ -1,0 +1,196 @@
+"""Outputs through the CLI: windows in the pattern set, allowed neighbours, constraints held."""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from epcg_spec.cli.main import main
+from epcg_spec.domains.wfc.network import build_network
+from epcg_spec.domains.wfc.patterns import extract
+from epcg_spec.domains.wfc.tiles import rotate_exits
+from epcg_spec.search import backtrack
+from epcg_spec.spec.load import load_spec
+from tests.domains.wfc.paths import DATA, PIPE_EXITS, PIPES
+
+
+def build(spec, out) -> dict:
+    assert main(["build", str(spec), "--out", str(out), "--quiet"]) == 0
+    return json.loads((out / "result.json").read_text())
+
+
+def grid_of(text: str) -> list[list[str]]:
+    return [[c.strip() for c in line.split(",") if c.strip()] for line in text.splitlines()]
+
+
+@pytest.mark.parametrize(
+    "sample,n,symmetry,periodic,size",
+    [("maze", 3, 8, True, 24), ("bricks", 3, 8, False, 20), ("ground", 3, 2, True, 20)],
+)
+def test_every_window_of_an_overlapping_output_is_a_pattern(
+    write_spec, tmp_path, sample, n, symmetry, periodic, size
+):
+    spec = write_spec(
+        model="overlapping", sample=str(DATA / f"{sample}.png"), N=n, symmetry=symmetry,
+        periodic=periodic, size=size, seed=4,
+    )  # fmt: skip
+    result = build(spec, tmp_path / "out")
+    assert result["outputs"][0]["status"] == "solved"
+    out = np.asarray(Image.open(tmp_path / "out" / "spec.png").convert("RGB"))
+    model = extract(
+        np.asarray(Image.open(DATA / f"{sample}.png").convert("RGB")), n, symmetry, True
+    )
+    known = {tuple(model.colors[p].ravel()) for p in model.patterns}
+    height, width = out.shape[:2]
+    last = (width, height) if periodic else (width - n + 1, height - n + 1)
+    for y in range(last[1]):
+        for x in range(last[0]):
+            rows = np.arange(y, y + n) % height
+            cols = np.arange(x, x + n) % width
+            assert tuple(out[np.ix_(rows, cols)].ravel()) in known
+
+
+def test_a_periodic_checker_output_is_a_perfect_checkerboard(write_spec, tmp_path):
+    spec = write_spec(
+        model="overlapping", sample=str(DATA / "checker.png"), N=2, periodic=True, size=16
+    )
+    build(spec, tmp_path / "out")
+    out = np.asarray(Image.open(tmp_path / "out" / "spec.png").convert("L")) > 127
+    parity = np.indices(out.shape).sum(axis=0) % 2 == 1
+    assert np.array_equal(out, parity) or np.array_equal(out, ~parity)
+
+
+def exits_of(name: str) -> set[str]:
+    tile, k = name.split()
+    return rotate_exits(set(PIPE_EXITS[tile]), int(k))
+
+
+def check_pipes(grid: list[list[str]], periodic: bool) -> None:
+    """Every pipe end meets a pipe end: adjacent tiles are allowed neighbours."""
+    height, width = len(grid), len(grid[0])
+    for y in range(height):
+        for x in range(width):
+            here = exits_of(grid[y][x])
+            if x + 1 < width or periodic:
+                assert ("right" in here) == ("left" in exits_of(grid[y][(x + 1) % width]))
+            if y + 1 < height or periodic:
+                assert ("down" in here) == ("up" in exits_of(grid[(y + 1) % height][x]))
+
+
+@pytest.mark.parametrize("periodic", [False, True])
+def test_tiled_outputs_join_every_pipe(write_spec, tmp_path, periodic):
+    spec = write_spec(model="tiled", tileset=str(PIPES), size=20, periodic=periodic, seed=7)
+    build(spec, tmp_path / "out")
+    grid = grid_of((tmp_path / "out" / "spec.txt").read_text())
+    assert len(grid) == 20 and all(len(row) == 20 for row in grid)
+    check_pipes(grid, periodic)
+    image = Image.open(tmp_path / "out" / "spec.png")
+    assert image.size == (200, 200)
+
+
+def pipe_components(grid):
+    """Connected pipe networks, joined only through matching pipe ends."""
+    height, width = len(grid), len(grid[0])
+    steps = {"right": (1, 0), "left": (-1, 0), "up": (0, -1), "down": (0, 1)}
+    seen, parts = set(), 0
+    for y in range(height):
+        for x in range(width):
+            if (x, y) in seen or not exits_of(grid[y][x]):
+                continue
+            parts += 1
+            todo = deque([(x, y)])
+            seen.add((x, y))
+            while todo:
+                cx, cy = todo.popleft()
+                for side in exits_of(grid[cy][cx]):
+                    nx, ny = cx + steps[side][0], cy + steps[side][1]
+                    if 0 <= nx < width and 0 <= ny < height and (nx, ny) not in seen:
+                        seen.add((nx, ny))
+                        todo.append((nx, ny))
+    return parts
+
+
+def test_fixed_tiles_borders_counts_and_one_connected_network_hold(write_spec, tmp_path):
+    exits = {k: v for k, v in PIPE_EXITS.items() if v}
+    spec = write_spec(
+        model="tiled", tileset=str(PIPES), size=12, seed=3,
+        border={"tile": "empty"},
+        fixed=[{"at": [5, 6], "tile": "cross"}, {"at": [2, 2], "tile": "corner 1"}],
+        counts=[{"tile": "cross", "max": 3}, {"tile": "t", "min": 4, "max": 10}],
+        connected={"tiles": ["line", "corner", "t", "cross"], "exits": exits},
+    )  # fmt: skip
+    result = build(spec, tmp_path / "out")
+    grid = grid_of((tmp_path / "out" / "spec.txt").read_text())
+    check_pipes(grid, False)
+    assert all(grid[0][x] == grid[-1][x] == "empty 0" for x in range(12))
+    assert all(grid[y][0] == grid[y][-1] == "empty 0" for y in range(12))
+    assert grid[6][5] == "cross 0" and grid[2][2] == "corner 1"
+    tiles = [name.split()[0] for row in grid for name in row]
+    assert tiles.count("cross") <= 3 and 4 <= tiles.count("t") <= 10
+    assert pipe_components(grid) == 1
+    assert result["outputs"][0]["attempts"] >= 1
+
+
+LOOP = {
+    "model": "tiled",
+    "tileset": str(PIPES),
+    "subset": "Loops",
+    "size": 10,
+    "border": {"tile": "empty"},
+    "counts": [{"tile": "empty", "max": 50}],
+    "connected": {
+        "tiles": ["line", "corner"],
+        "exits": {"line": ["left", "right"], "corner": ["right", "up"]},
+    },
+}
+
+
+def test_backtracking_completes_what_restarts_alone_fail(write_spec):
+    run = load_spec(write_spec(**LOOP)).spec.runs[0]
+    model = build_network(run)
+    base = backtrack.prepare(model)
+    seeds = range(12)
+    restarts = backtrack.Policy(max_backtracks=0, attempts=1)
+    undoing = backtrack.Policy(max_backtracks=-1, attempts=1)
+    restart_wins = sum(backtrack.solve(model, s, restarts, base).status == "solved" for s in seeds)
+    assert restart_wins <= 3
+    for s in seeds:
+        outcome = backtrack.solve(model, s, undoing, base)
+        assert outcome.status == "solved"
+        names = [run.tiled.names[v] for v in outcome.values]
+        grid = [names[y * 10 : (y + 1) * 10] for y in range(10)]
+        check_pipes(grid, False)
+        assert pipe_components(grid) == 1
+        assert sum(n.startswith("empty") for n in names) <= 50
+
+
+def test_the_same_seed_gives_the_same_bytes(write_spec, tmp_path):
+    spec = write_spec(
+        model="overlapping", sample=str(DATA / "maze.png"), size=20, periodic=True, seed=9
+    )
+    build(spec, tmp_path / "a")
+    build(spec, tmp_path / "b")
+    assert (tmp_path / "a" / "spec.png").read_bytes() == (tmp_path / "b" / "spec.png").read_bytes()
+
+
+def test_ground_puts_the_sample_bottom_at_the_output_bottom(write_spec, tmp_path):
+    spec = write_spec(
+        model="overlapping", sample=str(DATA / "ground.png"), N=3, symmetry=2, ground=True,
+        periodic=True, size=24, seed=1,
+    )  # fmt: skip
+    build(spec, tmp_path / "out")
+    out = np.asarray(Image.open(tmp_path / "out" / "spec.png").convert("RGB"))
+    soil = np.array([110, 70, 30])
+    assert np.all(out[-2:] == soil)
+    assert not np.any(np.all(out[:-2] == soil, axis=-1))
+
+
+def test_a_limit_writes_the_partial_output(write_spec, tmp_path):
+    spec = write_spec(model="tiled", tileset=str(PIPES), size=12, limit=10)
+    result = build(spec, tmp_path / "out")
+    assert result["outputs"][0]["status"] == "paused"
+    assert "?" in (tmp_path / "out" / "spec.txt").read_text()
