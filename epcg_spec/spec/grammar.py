@@ -87,9 +87,17 @@ def _describe(exc: UnexpectedInput, text: str) -> tuple[int, str]:
     offset = exc.pos_in_stream if exc.pos_in_stream is not None else len(text)
     if isinstance(exc, UnexpectedCharacters):
         return offset, _bad_character(text, offset)
-    if isinstance(exc, UnexpectedEOF) or (
+    at_end = isinstance(exc, UnexpectedEOF) or (
         isinstance(exc, UnexpectedToken) and exc.token.type == "$END"
-    ):
+    )
+    after = len(text) if at_end else offset
+    run_on = _run_on_key(text, after) if "COLON" in set(exc.expected or ()) else None
+    if run_on is not None:
+        return run_on, (
+            "a new key seems to begin here, ending the value before it; quote text that is "
+            'not an expression, e.g. "sudoku-4x4"'
+        )
+    if at_end:
         unclosed = _unclosed_bracket(text)
         if unclosed is not None:
             return unclosed, f"'{text[unclosed]}' is never closed"
@@ -109,6 +117,19 @@ def _describe(exc: UnexpectedInput, text: str) -> tuple[int, str]:
             f"unexpected {_show(token)}; the '{text[opened]}' at {line}:{col} is not closed",
         )
     return offset, f"unexpected {_show(token)}; " + _expected(exc)
+
+
+def _run_on_key(text: str, offset: int) -> int | None:
+    """Where the word before `offset` starts, if it stands after a value on its line."""
+    end = len(text[:offset].rstrip())
+    start = end
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+        start -= 1
+    line_start = text.rfind("\n", 0, start) + 1
+    before = text[line_start:start]
+    if start == end or ":" not in before or not before.split(":", 1)[1].strip():
+        return None
+    return start
 
 
 def _bad_character(text: str, offset: int) -> str:
