@@ -15,7 +15,7 @@ EXPECTED = {
     ),
     "dsl-missing-colon.epcg": ("3:8: unexpected 'permutation'; expected ':' after the key"),
     "dsl-unquoted-name.epcg": (
-        '2:15: a new key seems to begin here, ending the value before it; quote text that is not an expression, e.g. "sudoku-4x4"'
+        '2:14: a new key seems to begin here, ending the value before it; quote text that is not an expression, e.g. "sudoku-4x4"'
     ),
     "dsl-operator.epcg": ("3:28: unexpected '&&'; write 'and'"),
     "dsl-unclosed.epcg": ("4:34: unexpected ','; the '(' at 4:6 is not closed"),
