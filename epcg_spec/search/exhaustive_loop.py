@@ -56,14 +56,20 @@ def _scan_block(b, start, end, P, S, scored, counts, evaluated, bs, br, bx, kept
     """Algorithm 1: every rank of the block, `increment` in the loop, all constraints each."""
     x = np.empty(bx.shape[2], np.int64)
     space_unrank(start, x, S)
+    counts[b] = _scan(b, start, end, P, S, scored, bs, br, bx, kept, x)
+    evaluated[b] = end - start
+
+
+@njit(cache=True, _nrt=WALK_NRT)
+def _scan(b, start, end, P, S, scored, bs, br, bx, kept, x):
+    """The scan's loop, on a state allocated by the caller (no runtime when nothing allocates)."""
     found = 0
     for rank in range(start, end):
         if check_full(x, P):
             found += 1
             _offer(b, rank, score(x, P) if scored else 0.0, x, bs, br, bx, kept)
         space_skip(x, x.shape[0], S)
-    counts[b] = found
-    evaluated[b] = end - start
+    return found
 
 
 @njit(cache=True)
