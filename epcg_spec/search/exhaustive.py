@@ -16,7 +16,7 @@ import numba
 import numpy as np
 
 from ..compile.protocols import RunContext
-from .blocks import block_bounds, shard_range
+from .blocks import MIN_BLOCK, MIN_PRUNED_BLOCK, block_bounds, shard_range
 from .chunked import Chunks, run_in_chunks
 
 
@@ -78,7 +78,7 @@ def run(kernels: Kernels, size: int, prune: bool, top: int, ctx: RunContext, key
     if ctx.threads:
         numba.set_num_threads(min(ctx.threads, numba.config.NUMBA_NUM_THREADS))
     lo, hi = shard_range(size, ctx.shard)
-    starts, ends = block_bounds(lo, hi)
+    starts, ends = block_bounds(lo, hi, MIN_PRUNED_BLOCK if prune else MIN_BLOCK)
     ready = time.perf_counter()
     empty = np.zeros(0, np.int64)
     _chunk(kernels, empty, empty, prune, top)
@@ -97,7 +97,7 @@ def run(kernels: Kernels, size: int, prune: bool, top: int, ctx: RunContext, key
         noun="blocks",
         weight=lambda a, b: int(ends[b - 1] - starts[a]) if b > a else 0,
     )
-    initial = 2 * numba.get_num_threads()
+    initial = 16 * numba.get_num_threads()
     seconds = run_in_chunks(chunks, work, ctx, key, tally.as_state, restore, initial)
     return Outcome(tally, lo, hi, seconds, len(starts), ready_seconds)
 

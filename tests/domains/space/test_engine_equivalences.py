@@ -62,6 +62,7 @@ def test_shards_merge_to_the_single_run(tmp_path, capsys):
 
 
 def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path, monkeypatch):
+    monkeypatch.setattr(exhaustive, "MIN_PRUNED_BLOCK", 1 << 12)  # many chunks to stop between
     problem = problem_of("n-queens", n=10)
     expected = problem.run(RunContext(threads=1)).result
     real_chunk, calls = exhaustive._chunk, []
