@@ -9,11 +9,12 @@ from .protocols import CliOption, Domain, Format
 
 DOMAINS: dict[str, str] = {
     "nested": "epcg_spec.domains.nested",
+    "ppg": "epcg_spec.domains.ppg",
     "space": "epcg_spec.domains.space",
+    "witness": "epcg_spec.domains.witness",
     "sudoku": "epcg_spec.domains.sudoku",
     "tracery": "epcg_spec.domains.tracery",
     "wfc": "epcg_spec.domains.wfc",
-    "witness": "epcg_spec.domains.witness",
 }
 
 

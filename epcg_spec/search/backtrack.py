@@ -22,6 +22,10 @@ seed, capped), the choice heuristic and the group rules. Counting mode (`count`)
 branch: at a solution it counts and backtracks, until the stack is exhausted or `limit` is
 reached (limit 2 decides uniqueness).
 
+`solutions` walks the same counting search but stops at every solution and yields its
+values, then undoes it and goes on: every complete assignment once, for listing a small
+design space (PPG's valid relations).
+
 Determinism: an attempt's random stream is a function of (seed, attempt) only.
 """
 
@@ -29,7 +33,7 @@ from __future__ import annotations
 
 import io
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -326,3 +330,29 @@ def count(
         if on_chunk is not None:
             on_chunk(run)
     return run.stats()["solutions"], run.status == EXHAUSTED
+
+
+def solutions(
+    model: Model,
+    rules: int = ALL_RULES,
+    heuristic: str = "mrv",
+    base: State | None = None,
+    on_chunk: Callable[[Search], None] | None = None,
+) -> Iterator[np.ndarray]:
+    """Every complete assignment (value per variable), one at a time, in search order."""
+    base = base if base is not None else prepare(model, rules)
+    if base is None:
+        return
+    run = Search(model, base, 0, heuristic, rules, -1, 1)
+    while True:
+        status = run.run(CHUNK)
+        if status == PAUSED:
+            if on_chunk is not None:
+                on_chunk(run)
+            continue
+        if status != LIMIT:
+            return
+        yield run.values()
+        run.count_limit += 1
+        if not _backtrack(model, run.state, -1):
+            return

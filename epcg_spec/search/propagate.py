@@ -12,13 +12,30 @@ Building a network (Python, once per problem)::
     net.restrict(vars, allowed)                     # initial domains (bool mask per value)
     net.group(members, values, lo, hi)              # lo <= #{m : x[m] in values} <= hi
     net.connected(path_values, passes=None)         # cells holding path values form one network
+    net.nogoods(vars, values)                       # forbidden combinations of (variable, value)
+    net.exclusive(members, uses)                    # no two members' values share a resource
     model = net.compile()                           # a Model: flat numpy tables, no Python objects
 
 `group` is the one cardinality propagator: all-different is `hi=1` per value, Sudoku's
 "each digit once per unit" is `lo=hi=1`, a tile count is any `lo..hi`. `passes[r]` (values
 at u that open the edge u -> v of relation r) makes connectivity follow exits, e.g. pipe ends;
 without it, adjacent path cells are joined. Relations are AC-4 support tables: each (variable,
-value, edge) keeps a count of supporting values at the edge's other end.
+value, edge) keeps a count of supporting values at the edge's other end. A relation may be
+given as a dense table or, for large value sets with few allowed pairs (a room's position
+next to its parent's), as `net.relation(pairs=(a, b))`: only the allowed pairs are stored.
+
+Two more propagators, both data: `nogoods` forbids combinations of literals, a literal being
+"variable v takes a value in set S" (`values[k, i]` a value, or `sets[k, i]` a bool mask over
+values): when every literal of a nogood but one holds (the variable's domain lies inside its
+set), the last set is banned from its variable (unit propagation). With two-valued variables
+these are clauses: a partial order's transitivity is `{x_ij=1, x_jk=1, x_ik=0}`. A nogood is
+looked at only when a value outside one of its sets is banned from that literal's variable.
+`exclusive` gives each value a list of resources (a room's cells at that position); once a
+member of the group is decided, every value sharing a resource with its value is banned from
+the other members (forward checking of non-overlap, without a table per pair of members).
+Both keep no counters of their own, so undo needs nothing but a per-variable flag saying
+that a decided variable's exclusion was applied (`fixed`, cleared when the variable regains a
+value).
 
 Running a model is `backtrack.Search` (explicit guess stack, pause/resume/step/snapshot,
 counting) or `backtrack.solve` (attempts with restarts as a policy); this module holds the
@@ -84,7 +101,9 @@ Model = namedtuple(
     (
         "n_vars n_values n_words weights wlogw edge_start edge_dst edge_rel edge_rev rel_start "
         "rel_val compat0 group_start group_member group_set group_lo group_hi var_group_start "
-        "var_group vva_start vva_member max_set init_dom conn_on conn_path conn_pass"
+        "var_group vva_start vva_member max_set init_dom conn_on conn_path conn_pass "
+        "ng_start ng_var ng_set ng_watch_start ng_watch ex_start ex_member var_ex_start var_ex "
+        "ex_use_start ex_use ex_user_start ex_user"
     ),
 )
 
@@ -92,7 +111,7 @@ State = namedtuple(
     "State",
     (
         "dom size sumw sumwlw compat g_poss g_fix trail_var trail_val fr_var fr_val fr_trail heap "
-        "hpos hkey touched tflag noise rng bfs mark ctr m_in"
+        "hpos hkey touched tflag noise rng bfs mark ctr m_in fixed scratch"
     ),
 )
 
@@ -109,25 +128,37 @@ class Network:
         if w.shape != (n_values,) or not np.all(w > 0):
             raise ValueError("weights must be one positive number per value")
         self.weights = w
-        self._relations: list[np.ndarray] = []
+        self._relations: list[tuple[np.ndarray, np.ndarray]] = []
         self._transpose: list[int] = []
         self._edges: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         self._groups: list[tuple[np.ndarray, np.ndarray, int, int]] = []
         self._domains = np.ones((self.n_vars, self.n_values), dtype=bool)
         self._path: np.ndarray | None = None
         self._passes: dict[int, np.ndarray] = {}
+        self._nogoods: list[tuple[np.ndarray, np.ndarray]] = []
+        self._exclusive: list[tuple[np.ndarray, list[np.ndarray]]] = []
 
-    def relation(self, allowed) -> int:
+    def relation(self, allowed=None, *, pairs=None) -> int:
         """Register `allowed[a, b]` (a at u allows b at v) and its transpose; return its index.
 
-        Every call makes two new relations, even for a symmetric table, so that each
-        direction keeps its own index (connectivity exits are given per relation).
+        Give the table, or only its allowed pairs as two index arrays `pairs=(a, b)`. Every
+        call makes two new relations, even for a symmetric table, so that each direction keeps
+        its own index (connectivity exits are given per relation).
         """
-        table = np.asarray(allowed, dtype=bool)
-        if table.shape != (self.n_values, self.n_values):
-            raise ValueError(f"a relation is a {self.n_values} x {self.n_values} table")
+        nv = self.n_values
+        if pairs is None:
+            table = np.asarray(allowed, dtype=bool)
+            if table.shape != (nv, nv):
+                raise ValueError(f"a relation is a {nv} x {nv} table")
+            a, b = np.nonzero(table)
+        else:
+            a, b = (np.asarray(p, dtype=np.int64).ravel() for p in pairs)
+            if a.shape != b.shape or (
+                len(a) and (min(a.min(), b.min()) < 0 or max(a.max(), b.max()) >= nv)
+            ):
+                raise ValueError(f"relation pairs must be two equal arrays of values below {nv}")
         forward = len(self._relations)
-        self._relations += [table.copy(), table.T.copy()]
+        self._relations += [_sorted_pairs(a, b), _sorted_pairs(b, a)]
         self._transpose += [forward + 1, forward]
         return forward
 
@@ -162,22 +193,39 @@ class Network:
         self._path = mask
         self._passes = {r: np.asarray(p, dtype=bool) for r, p in (passes or {}).items()}
 
+    def nogoods(self, variables, values=None, *, sets=None) -> None:
+        """Forbid, for each row k, that x[variables[k, i]] in sets[k, i] for every i at once.
+
+        Give one value per literal (`values[k, i]`) or a bool mask over the values (`sets`).
+        """
+        variables = np.atleast_2d(np.asarray(variables, dtype=np.int64))
+        if sets is None:
+            chosen = np.asarray(values, dtype=np.int64).reshape(variables.shape)
+            sets = np.zeros((*variables.shape, self.n_values), dtype=bool)
+            np.put_along_axis(sets, chosen[..., None], True, axis=2)
+        sets = np.asarray(sets, dtype=bool).reshape(*variables.shape, self.n_values)
+        if variables.size and (variables.min() < 0 or variables.max() >= self.n_vars):
+            raise ValueError("a nogood names a variable out of range")
+        self._nogoods.append((variables, sets))
+
+    def exclusive(self, members, uses) -> None:
+        """No two of `members` take values that use a common resource (`uses[a]`: value a's)."""
+        if len(uses) != self.n_values:
+            raise ValueError("exclusive resources are given for every value")
+        members = np.asarray(members, dtype=np.int64).ravel()
+        self._exclusive.append((members, [np.asarray(u, dtype=np.int64).ravel() for u in uses]))
+
     def compile(self) -> Model:
         """The flat tables of the network, ready for the kernels."""
         n, nv = self.n_vars, self.n_values
         words = (nv + 63) // 64
-        relations = self._relations or [np.zeros((nv, nv), dtype=bool)]
+        relations = self._relations or [_sorted_pairs(np.zeros(0, np.int64), np.zeros(0, np.int64))]
         rel_start = np.zeros((len(relations), nv + 1), dtype=np.int32)
-        rel_vals = []
         offset = 0
-        for r, table in enumerate(relations):
-            for a in range(nv):
-                row = np.flatnonzero(table[a])
-                rel_start[r, a] = offset
-                rel_vals.append(row)
-                offset += len(row)
-            rel_start[r, nv] = offset
-        rel_val = np.concatenate(rel_vals).astype(np.int32) if rel_vals else np.zeros(0, np.int32)
+        for r, (a, _) in enumerate(relations):
+            rel_start[r] = offset + np.concatenate([[0], np.cumsum(np.bincount(a, minlength=nv))])
+            offset += len(a)
+        rel_val = np.concatenate([b for _, b in relations]).astype(np.int32)
         edge_start, edge_dst, edge_rel, edge_rev = _edge_tables(n, self._edges)
         lengths = np.diff(rel_start, axis=1)
         compat0 = lengths[edge_rel].astype(_count_type(nv)) if len(edge_rel) else _empty2(nv)
@@ -206,7 +254,78 @@ class Network:
             conn_on=int(self._path is not None),
             conn_path=path,
             conn_pass=passes,
+            **_nogood_tables(n, nv, self._nogoods),
+            **_exclusive_tables(n, nv, self._exclusive),
         )
+
+
+def _sorted_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Allowed pairs (a, b) in the order of a, then b, without repeats."""
+    keys = np.unique(np.asarray(a, dtype=np.int64) << 32 | np.asarray(b, dtype=np.int64))
+    return keys >> 32, keys & 0xFFFFFFFF
+
+
+def _nogood_tables(n: int, nv: int, batches) -> dict[str, np.ndarray]:
+    """Literals of every nogood (CSR), and which nogoods to look at when (v, a) is banned."""
+    words = (nv + 63) // 64
+    variables = [b[0] for b in batches if b[0].size]
+    sets = [b[1] for b in batches if b[0].size]
+    counts = np.concatenate([np.full(len(v), v.shape[1]) for v in variables]) if variables else []
+    ng_start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
+    ng_var = (
+        np.concatenate([v.ravel() for v in variables]).astype(np.int32)
+        if variables
+        else np.zeros(0, np.int32)
+    )
+    masks = np.concatenate([s.reshape(-1, nv) for s in sets]) if sets else np.zeros((0, nv), bool)
+    owner = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+    # literal (v, S) may become true when a value outside S leaves v: watch those bans
+    lit, value = np.nonzero(~masks)
+    keys = np.sort((ng_var[lit].astype(np.int64) * nv + value) << 32 | owner[lit])
+    fresh = np.ones(len(keys), dtype=bool)
+    fresh[1:] = keys[1:] != keys[:-1]
+    keys = keys[fresh]  # sorted, repeats dropped
+    watch_key = keys >> 32
+    return {
+        "ng_start": ng_start,
+        "ng_var": ng_var,
+        "ng_set": _bits(masks) if len(masks) else np.zeros((0, words), np.uint64),
+        "ng_watch_start": np.searchsorted(watch_key, np.arange(n * nv + 1)).astype(np.int32),
+        "ng_watch": (keys & 0xFFFFFFFF).astype(np.int32),
+    }
+
+
+def _exclusive_tables(n: int, nv: int, groups) -> dict[str, np.ndarray]:
+    """Members of each exclusive group, each variable's groups, and the resources both ways.
+
+    Resources are numbered per group, then shifted so that every group's are distinct:
+    `ex_use` lists (group g, value a)'s at g * n_values + a, `ex_user` a resource's values.
+    """
+    sizes = [len(g[0]) for g in groups]
+    members = np.concatenate([g[0] for g in groups]) if groups else np.zeros(0, np.int64)
+    owner = np.repeat(np.arange(len(groups)), sizes)
+    order = np.argsort(members, kind="stable")
+    uses: list[np.ndarray] = []
+    holders: list[np.ndarray] = []
+    base = 0
+    for _, per_value in groups:
+        shifted = [u + base for u in per_value]
+        uses += shifted
+        holders.append(np.repeat(np.arange(nv), [len(u) for u in per_value]))
+        base += max((int(u.max()) + 1 for u in per_value if len(u)), default=0)
+    flat = np.concatenate(uses) if uses else np.zeros(0, np.int64)
+    holder = np.concatenate(holders) if holders else np.zeros(0, np.int64)
+    by_resource = np.argsort(flat, kind="stable")
+    return {
+        "ex_start": np.concatenate([[0], np.cumsum(sizes)]).astype(np.int32),
+        "ex_member": members.astype(np.int32),
+        "var_ex_start": np.searchsorted(members[order], np.arange(n + 1)).astype(np.int32),
+        "var_ex": owner[order].astype(np.int32),
+        "ex_use_start": np.concatenate([[0], np.cumsum([len(u) for u in uses])]).astype(np.int32),
+        "ex_use": flat.astype(np.int32),
+        "ex_user_start": np.searchsorted(flat[by_resource], np.arange(base + 1)).astype(np.int32),
+        "ex_user": holder[by_resource].astype(np.int32),
+    }
 
 
 def _count_type(nv: int) -> type:
@@ -222,11 +341,10 @@ def _bits(mask: np.ndarray) -> np.ndarray:
     """Bool masks over values (last axis) as little-endian uint64 words."""
     mask = np.asarray(mask, dtype=bool)
     words = (mask.shape[-1] + 63) // 64
-    padded = np.zeros((*mask.shape[:-1], words * 64), dtype=bool)
-    padded[..., : mask.shape[-1]] = mask
-    weights = np.uint64(1) << np.arange(64, dtype=np.uint64)
-    chunks = padded.reshape(*mask.shape[:-1], words, 64).astype(np.uint64)
-    return (chunks * weights).sum(axis=-1, dtype=np.uint64)
+    packed = np.packbits(mask, axis=-1, bitorder="little")
+    octets = np.zeros((*mask.shape[:-1], words * 8), dtype=np.uint8)
+    octets[..., : packed.shape[-1]] = packed
+    return octets.view("<u8").astype(np.uint64)
 
 
 def _edge_tables(n: int, parts) -> tuple[np.ndarray, ...]:
@@ -324,6 +442,8 @@ def new_state(model: Model) -> State:
         mark=np.zeros(n, dtype=np.int64),
         ctr=np.zeros(N_COUNTERS, dtype=np.int64),
         m_in=np.zeros(len(model.var_group), dtype=np.int32),
+        fixed=np.zeros(n, dtype=np.uint8),
+        scratch=np.zeros((1, words), dtype=np.uint64),
     )
 
 
@@ -553,6 +673,53 @@ def _group_action(g, rules, glo, ghi, g_poss, g_fix):
 
 
 @njit(cache=True, _nrt=False)
+def _check_nogood(
+    g, ng_start, ng_var, ng_set, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val,
+    ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, touched, tflag,
+):  # fmt: skip
+    """Nogood g: fail if all its literals hold, ban the last one's set if all others do."""
+    open_literal = -1
+    for q in range(ng_start[g], ng_start[g + 1]):
+        u = ng_var[q]
+        if not meets(dom, u, ng_set, q):
+            return  # a literal that can no longer hold: the nogood is met
+        if not inside(dom, u, ng_set, q):
+            if open_literal >= 0:
+                return  # two literals still open: nothing to conclude
+            open_literal = q
+    if open_literal < 0:
+        ctr[FAILED] = 1
+        return
+    _ban_mask(
+        ng_var[open_literal], ng_set[open_literal], False, dom, size, sumw, sumwlw, weights,
+        wlogw, trail_var, trail_val, ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in,
+        g_poss, g_fix, touched, tflag,
+    )  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def _exclude(m, s, v):
+    """v is decided: ban every value sharing a resource with its value from v's co-members."""
+    a = first_value(s.dom, v)
+    mask = s.scratch
+    for t in range(m.var_ex_start[v], m.var_ex_start[v + 1]):
+        g = m.var_ex[t]
+        mask[0, :] = 0
+        f = g * m.n_values + a
+        for q in range(m.ex_use_start[f], m.ex_use_start[f + 1]):
+            r = m.ex_use[q]
+            for p in range(m.ex_user_start[r], m.ex_user_start[r + 1]):
+                b = m.ex_user[p]
+                mask[0, b >> 6] |= np.uint64(1) << np.uint64(b & 63)
+        for k in range(m.ex_start[g], m.ex_start[g + 1]):
+            u = m.ex_member[k]
+            if u != v and meets(s.dom, u, mask, 0):
+                ban_mask(m, s, u, mask[0], False)
+                if s.ctr[FAILED] != 0:
+                    return
+
+
+@njit(cache=True, _nrt=False)
 def propagate(m, s, rules):
     """Process the trail's unprocessed bans to a fixpoint; False on a contradiction."""
     dom, size, sumw, sumwlw, compat = s.dom, s.size, s.sumw, s.sumwlw, s.compat
@@ -563,6 +730,13 @@ def propagate(m, s, rules):
     edge_start, edge_dst, edge_rel, edge_rev = m.edge_start, m.edge_dst, m.edge_rel, m.edge_rev
     rel_start, rel_val = m.rel_start, m.rel_val
     gstart, gmember, glo, ghi = m.group_start, m.group_member, m.group_lo, m.group_hi
+    ng_start, ng_var, ng_set = m.ng_start, m.ng_var, m.ng_set
+    ng_watch_start, ng_watch, var_ex_start, fixed = (
+        m.ng_watch_start,
+        m.ng_watch,
+        m.var_ex_start,
+        s.fixed,
+    )
     if ctr[FAILED] != 0:
         return False
     while ctr[QHEAD] < ctr[TRAIL_LEN]:
@@ -586,11 +760,24 @@ def propagate(m, s, rules):
         ctr[QHEAD] = k + 1
         if ctr[FAILED] != 0:
             return False
+        f = v * weights.shape[0] + a
+        for q in range(ng_watch_start[f], ng_watch_start[f + 1]):
+            _check_nogood(
+                ng_watch[q], ng_start, ng_var, ng_set, dom, size, sumw, sumwlw, weights, wlogw,
+                trail_var, trail_val, ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in,
+                g_poss, g_fix, touched, tflag,
+            )  # fmt: skip
+            if ctr[FAILED] != 0:
+                return False
+        if var_ex_start[v] < var_ex_start[v + 1] and size[v] == 1 and fixed[v] == 0:
+            fixed[v] = 1
+            _exclude(m, s, v)
+            if ctr[FAILED] != 0:
+                return False
         if vgs[v] == vgs[v + 1]:
             continue
         # the groups whose counters this ban changed: those whose set holds a (possible
         # members), and, once the domain is small, those it now lies inside (fixed members)
-        f = v * weights.shape[0] + a
         first = vva_start[f]
         last = vva_start[f + 1]
         small = size[v] <= max_set[v]
@@ -640,6 +827,7 @@ def undo(m, s, position):
             v, a, dom, size, sumw, sumwlw, weights, wlogw, ctr, vgs, vg, gset, vva_start,
             vva_member, max_set, m_in, g_poss, g_fix, touched, tflag,
         )  # fmt: skip
+        s.fixed[v] = 0
     ctr[TRAIL_LEN] = position
     ctr[QHEAD] = min(qhead, position)
     ctr[FAILED] = 0
@@ -808,6 +996,7 @@ def reset(m, s, rules):
         s.hpos[v] = -1
         s.tflag[v] = 0
         s.mark[v] = 0
+        s.fixed[v] = 0
     s.compat[:, :] = m.compat0
     for g in range(len(m.group_lo)):
         count = m.group_start[g + 1] - m.group_start[g]
@@ -837,6 +1026,17 @@ def reset(m, s, rules):
                 m.var_group, m.group_set, m.vva_start, m.vva_member, m.max_set, s.m_in, s.g_poss,
                 s.g_fix, s.touched, s.tflag,
             )  # fmt: skip
+    for g in range(len(m.ng_start) - 1):  # nogoods that hold, or nearly, before any ban
+        _check_nogood(
+            g, m.ng_start, m.ng_var, m.ng_set, s.dom, s.size, s.sumw, s.sumwlw, m.weights,
+            m.wlogw, s.trail_var, s.trail_val, s.ctr, m.var_group_start, m.var_group,
+            m.group_set, m.vva_start, m.vva_member, m.max_set, s.m_in, s.g_poss, s.g_fix,
+            s.touched, s.tflag,
+        )  # fmt: skip
+    for v in range(n):  # members decided before any ban (a single value)
+        if m.var_ex_start[v] < m.var_ex_start[v + 1] and s.size[v] == 1 and s.fixed[v] == 0:
+            s.fixed[v] = 1
+            _exclude(m, s, v)
     ok = propagate(m, s, rules)
     s.ctr[TRAIL_LEN] = 0
     s.ctr[QHEAD] = 0
@@ -902,3 +1102,4 @@ def load_state(source, target):
     target.mark[:] = source.mark
     target.ctr[:] = source.ctr
     target.m_in[:] = source.m_in
+    target.fixed[:] = source.fixed

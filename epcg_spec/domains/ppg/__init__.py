@@ -1,0 +1,28 @@
+"""`kind: ppg`: procedural puzzle dependency graphs (after PPG), generated, checked, counted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...spec.document import Document
+from .formats import PPG_YAML
+from .load import load_ppg_spec
+from .model import PpgSpec
+from .problem import PpgProblem
+
+
+class PpgDomain:
+    kind = "ppg"
+    schema = "ppg.schema.json"
+    summary = "puzzle dependency graphs of objects, states and rules, checked by simulation"
+    formats = (PPG_YAML,)
+    options = ()
+
+    def load(self, doc: Document, params: dict[str, Any]) -> PpgSpec:
+        return load_ppg_spec(doc, params)
+
+    def compile(self, spec: PpgSpec) -> PpgProblem:
+        return PpgProblem(spec)
+
+
+DOMAIN = PpgDomain()

@@ -1,0 +1,231 @@
+"""A schema-valid `kind: ppg` document to a PpgSpec, with every semantic check located."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+from typing import Any
+
+from ...errors import Diagnostic, SpecError
+from ...spec.document import Document
+from ...spec.document import Path as DocPath
+from ...spec.params import resolve_params
+from .model import DEFAULT_LIMIT, ObjectSpec, PpgSpec, Rule, Side, Transition
+from .universe import largest_universe
+
+
+def load_ppg_spec(doc: Document, overrides: dict[str, Any]) -> PpgSpec:
+    resolve_params(doc, overrides)  # ppg has no params: any --param is refused
+    data = doc.data
+    problems: list[Diagnostic] = []
+    objects = _objects(doc, problems)
+    known = {o.name: o for o in objects}
+    rules = tuple(
+        Rule(item["type"], lh, rh, ("rules", i))
+        for i, item in enumerate(data.get("rules") or [])
+        if (lh := _side(doc, ("rules", i, "lh"), known, problems))
+        and (rh := _side(doc, ("rules", i, "rh"), known, problems))
+    )
+    goal = _side(doc, ("goal",), known, problems) if "goal" in data else None
+    if problems:
+        raise SpecError(problems)
+    spec = PpgSpec(
+        name=str(data.get("name") or Path(doc.source).stem),
+        document=doc,
+        objects=objects,
+        rules=rules,
+        goal=goal,
+        num_nodes=data.get("num_nodes"),
+        puzzles=data.get("puzzles", 1),
+        density=data.get("density", 0.5),
+        heuristic=data.get("heuristic", "entropy"),
+        attempts=data.get("attempts", 10),
+        mode=data.get("mode", "generate"),
+        limit=data.get("limit", DEFAULT_LIMIT),
+        symmetry=data.get("symmetry", "none"),
+        description=data.get("description", ""),
+    )
+    _check_matches(doc, spec, problems)
+    if problems:
+        raise SpecError(problems)
+    return spec
+
+
+def _objects(doc: Document, problems: list[Diagnostic]) -> tuple[ObjectSpec, ...]:
+    out: list[ObjectSpec] = []
+    for i, item in enumerate(doc.data["objects"]):
+        path = ("objects", i)
+        name = str(item["name"])
+        if any(o.name == name for o in out):
+            problems.append(
+                doc.diag(
+                    (*path, "name"),
+                    f"two objects are named '{name}'",
+                    "give each object its own name",
+                )
+            )
+            continue
+        obj = _object(doc, path, item, name, problems)
+        if obj is not None:
+            out.append(obj)
+    return tuple(out)
+
+
+def _object(doc: Document, path: DocPath, item: dict, name: str, problems) -> ObjectSpec | None:
+    before = len(problems)
+    states, initial = [], None
+    for k, entry in enumerate(item["states"]):
+        state = str(entry["name"] if isinstance(entry, dict) else entry)
+        if state in states:
+            problems.append(doc.diag((*path, "states", k), f"'{name}' has two states '{state}'"))
+        states.append(state)
+        if isinstance(entry, dict) and entry.get("default"):
+            if initial is not None:
+                problems.append(
+                    doc.diag(
+                        (*path, "states", k, "default"),
+                        f"'{name}' has two default states",
+                        "mark one initial state",
+                    )
+                )
+            initial = state
+    events: dict[str, bool] = {}
+    for entry in item.get("events") or []:
+        event = str(entry["name"] if isinstance(entry, dict) else entry)
+        events[event] = bool(entry.get("reversible", True)) if isinstance(entry, dict) else True
+    transitions = []
+    for k, t in enumerate(item.get("transitions") or []):
+        tpath = (*path, "transitions", k)
+        event, source, target = str(t["event"]), str(t["from"]), str(t["to"])
+        if item.get("events") is not None and event not in events:
+            problems.append(_unknown(doc, (*tpath, "event"), "event", event, list(events), name))
+        events.setdefault(event, True)
+        for key, state in (("from", source), ("to", target)):
+            if state not in states:
+                problems.append(_unknown(doc, (*tpath, key), "state", state, states, name))
+        transitions.append(Transition(event, source, target))
+    copies = _copies(doc, path, item, name, problems)
+    if len(problems) > before:
+        return None
+    return ObjectSpec(
+        name,
+        tuple(states),
+        initial or states[0],
+        tuple(events.items()),
+        tuple(transitions),
+        copies,
+        path,
+    )
+
+
+def _copies(doc: Document, path: DocPath, item: dict, name: str, problems):
+    numbers = [k for k in ("exact_number", "min_number", "max_number") if k in item]
+    if not item.get("is_template"):
+        if numbers:
+            problems.append(
+                doc.diag(
+                    (*path, numbers[0]),
+                    f"'{name}' is not a template",
+                    "add 'is_template: true' or drop the number",
+                )
+            )
+        return None
+    if "exact_number" in item:
+        return (item["exact_number"], item["exact_number"])
+    if "min_number" not in item or "max_number" not in item:
+        problems.append(
+            doc.diag(
+                path,
+                f"template '{name}' needs its number of copies",
+                "give exact_number, or min_number and max_number",
+            )
+        )
+        return None
+    lo, hi = item["min_number"], item["max_number"]
+    if lo > hi or hi < 1:
+        problems.append(
+            doc.diag(
+                (*path, "max_number"),
+                f"template '{name}': {lo}..{hi} copies is empty",
+                "max_number must be at least min_number and 1",
+            )
+        )
+        return None
+    return (lo, hi)
+
+
+def _unknown(doc: Document, path: DocPath, what: str, name: str, known: list, owner: str):
+    close = difflib.get_close_matches(name, known, n=1)
+    hint = f"did you mean '{close[0]}'? " if close else ""
+    return doc.diag(
+        path, f"'{owner}' has no {what} '{name}'", hint + f"({what}s: {', '.join(known) or 'none'})"
+    )
+
+
+def _side(doc: Document, path: DocPath, known: dict[str, ObjectSpec], problems) -> Side | None:
+    node = doc.get(path)
+    name = str(node["name"])
+    obj = _object_named(name, known)
+    if obj is None:
+        problems.append(_unknown_object(doc, (*path, "name"), name, known))
+        return None
+    state = None if node.get("state") is None else str(node["state"])
+    if state is not None and state not in obj.states:
+        problems.append(_unknown(doc, (*path, "state"), "state", state, list(obj.states), obj.name))
+        return None
+    return Side(name, state, path)
+
+
+def _object_named(name: str, known: dict[str, ObjectSpec]) -> ObjectSpec | None:
+    """The object a side's name stands for: an object, a template, or a copy `T_T_k`."""
+    if name in known:
+        return known[name]
+    base, sep, index = name.rpartition("_T_")
+    obj = known.get(base)
+    if sep and obj is not None and obj.copies and index.isdigit() and int(index) < obj.copies[1]:
+        return obj
+    return None
+
+
+def _unknown_object(doc: Document, path: DocPath, name: str, known: dict[str, ObjectSpec]):
+    close = difflib.get_close_matches(name, list(known), n=1)
+    hint = f"did you mean '{close[0]}'? " if close else ""
+    return doc.diag(
+        path,
+        f"no object '{name}'",
+        hint + f"(objects: {', '.join(known)}; a template's copies are NAME_T_0, ...)",
+    )
+
+
+def _check_matches(doc: Document, spec: PpgSpec, problems: list[Diagnostic]) -> None:
+    """Every rule side and the goal must name at least one node (the goal exactly one)."""
+    universe = largest_universe(spec)
+    if not universe.nodes:
+        problems.append(
+            doc.diag(
+                ("objects",),
+                "no object can leave its initial state",
+                "add transitions: a node is an object reaching a goal state",
+            )
+        )
+        return
+    for rule in spec.rules:
+        for side in (rule.lh, rule.rh):
+            if not universe.matching(side):
+                problems.append(
+                    doc.diag(
+                        side.path,
+                        f"{rule.type}: '{side.text()}' matches no node",
+                        "its state must be reachable and not the initial one",
+                    )
+                )
+    if spec.goal is not None:
+        found = universe.matching(spec.goal)
+        if len(found) != 1:
+            problems.append(
+                doc.diag(
+                    spec.goal.path,
+                    f"the goal '{spec.goal.text()}' matches {len(found)} nodes",
+                    "name one object (or one copy) and one reachable state",
+                )
+            )

@@ -1,0 +1,226 @@
+"""A compiled ppg spec: puzzles generated on the propagate + backtrack back ends, or counted."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from ...compile.protocols import RunContext, RunOutput
+from ...errors import BuildError, SpecError
+from ...output.result import base_result
+from ...search import backtrack
+from .enumerate import enumerate_orders
+from .model import PpgSpec
+from .network import OrderNetwork, RuleSets, order_network, resolve_rules
+from .render import dot_text, graph_data, svg_text, walkthrough_text
+from .simulate import hasse_edges, simulate
+from .universe import Universe, draw_universe, largest_universe
+
+
+class PpgProblem:
+    """Puzzle dependency graphs: the order matrix collapsed cell by cell, checked by play."""
+
+    kind = "ppg"
+    backend = "backtrack"
+
+    def __init__(self, spec: PpgSpec):
+        self.spec = spec
+        self.name = spec.name
+
+    def space_size(self) -> int | None:
+        """Cell matrices of the largest universe (2 ** (n (n - 1))) when it is the only one."""
+        spec = self.spec
+        ranged = any(o.copies and o.copies[0] != o.copies[1] for o in spec.objects)
+        n = len(largest_universe(spec).nodes)
+        if ranged or (spec.num_nodes is not None and spec.num_nodes < n):
+            return None
+        return 2 ** (n * (n - 1))
+
+    def explain(self) -> list[tuple[str, str]]:
+        spec = self.spec
+        universe = largest_universe(spec)
+        n = len(universe.nodes)
+        rows = [
+            ("spec", f"{spec.name} (kind: ppg)"),
+            ("universe", f"{len(universe.things)} objects, {n} candidate nodes (object, goal)"),
+            ("nodes", str(spec.num_nodes or n)),
+            ("rules", "; ".join(r.text() for r in spec.rules) or "none"),
+            ("network", f"{n * (n - 1)} order cells (0/1), transitive and acyclic by nogoods"),
+        ]
+        if spec.mode == "enumerate":
+            rows.append(("task", f"enumerate every valid order (symmetry: {spec.symmetry})"))
+        else:
+            rows.append(
+                (
+                    "task",
+                    f"generate {spec.puzzles} puzzle(s), heuristic {spec.heuristic}, "
+                    f"density {spec.density}, {spec.attempts} attempt(s) each",
+                )
+            )
+        return rows
+
+    def _network(self, universe: Universe, rules: list[RuleSets] | None = None) -> OrderNetwork:
+        chosen = resolve_rules(universe) if rules is None else rules
+        return order_network(universe, chosen, self.spec.density)
+
+    # ---- build ----
+
+    def run(self, ctx: RunContext) -> RunOutput:
+        if self.spec.mode == "enumerate":
+            return self._enumerate(ctx, self.spec.limit)
+        return self._generate(ctx)
+
+    def _generate(self, ctx: RunContext) -> RunOutput:
+        spec = self.spec
+        began = time.perf_counter()
+        records, artifacts, summary = [], {}, []
+        if ctx.progress is not None:
+            ctx.progress.start(f"ppg {spec.name}", spec.puzzles)
+        for k in range(spec.puzzles):
+            record, files = self._one_puzzle(ctx.seed + k)
+            records.append(record)
+            artifacts.update({f"puzzle-{k}.{suffix}": text for suffix, text in files.items()})
+            summary.append(
+                f"puzzle {k}: {len(record['nodes'])} nodes, {len(record['edges'])} "
+                f"edges, {record['decisions']} decisions, {record['backtracks']} "
+                f"backtracks, solved by simulation in {len(record['nodes'])} steps"
+            )
+            if ctx.progress is not None:
+                ctx.progress.advance(1)
+        if ctx.progress is not None:
+            ctx.progress.finish()
+        result = base_result(spec.name, self.kind, self.backend, ctx)
+        result.update(
+            space_size=self.space_size(),
+            evaluated=len(records),
+            count=len(records),
+            best=[{"rank": None, "score": None, "state": {"edges": r["edges"]}} for r in records],
+            seconds=round(time.perf_counter() - began, 4),
+            puzzles=records,
+        )
+        return RunOutput(result=result, artifacts=artifacts, summary=summary)
+
+    def _one_puzzle(self, seed: int) -> tuple[dict, dict[str, str]]:
+        spec = self.spec
+        universe = draw_universe(spec, seed)
+        network = self._network(universe)
+        policy = backtrack.Policy(heuristic=spec.heuristic, attempts=spec.attempts)
+        outcome = backtrack.solve(network.net.compile(), seed, policy)
+        if outcome.status == "infeasible":
+            raise self._unsatisfiable(universe, seed)
+        if outcome.status != "solved":
+            raise BuildError(
+                f"{spec.name}: no puzzle for seed {seed} in {outcome.attempts} "
+                "attempt(s); raise 'attempts'"
+            )
+        order = network.relation(outcome.values)
+        play = simulate(universe, order)
+        if not play.ok:
+            raise BuildError(f"{spec.name}: internal check failed for seed {seed}: {play.problem}")
+        graph = graph_data(universe, order)
+        record = {
+            "seed": seed,
+            **graph,
+            "walkthrough": [universe.label(s.node) for s in play.steps],
+            "decisions": outcome.decisions,
+            "backtracks": outcome.backtracks,
+            "attempts": outcome.attempts,
+        }
+        files = {
+            "json": json.dumps(graph, indent=1) + "\n",
+            "dot": dot_text(universe, order, spec.name),
+            "svg": svg_text(universe, order),
+            "walkthrough.txt": walkthrough_text(universe, play),
+        }
+        return record, files
+
+    def _unsatisfiable(self, universe: Universe, seed: int) -> SpecError | BuildError:
+        """The rules of a smallest conflicting set (removing any one of them makes it solvable)."""
+        rules = resolve_rules(universe)
+        involved = minimal_conflict(self, universe, rules)
+        if not involved:
+            return BuildError(
+                f"{self.spec.name}: the universe drawn for seed {seed} has no valid "
+                "order even without rules (objects whose goal states cannot "
+                "follow each other, or the goal)"
+            )
+        doc = self.spec.document
+        others = f"with the other {len(involved) - 1} rule(s) listed" if len(involved) > 1 else ""
+        return SpecError(
+            [
+                doc.diag(
+                    universe.rules[i].path,
+                    f"unsatisfiable: {universe.rules[i].text()} cannot hold "
+                    f"{others or 'in this universe'} (seed {seed})",
+                    "drop or change one of these rules",
+                )
+                for i in involved
+            ]
+        )
+
+    def _enumerate(self, ctx: RunContext, limit: int) -> RunOutput:
+        spec = self.spec
+        universe = draw_universe(spec, ctx.seed)
+        began = time.perf_counter()
+        progress = ctx.progress
+        if progress is not None:
+            progress.start(f"enumerate {spec.name}", 0)
+        found = enumerate_orders(
+            self._network(universe),
+            universe,
+            limit,
+            spec.symmetry == "templates",
+            on_chunk=lambda _: progress and progress.advance(0),
+        )
+        if progress is not None:
+            progress.finish()
+        listed = [graph_data(universe, order) for order in found.orders]
+        result = base_result(spec.name, self.kind, self.backend, ctx)
+        result.update(
+            space_size=self.space_size(),
+            evaluated=found.count,
+            count=found.count,
+            best=[{"rank": None, "score": None, "state": {"edges": g["edges"]}} for g in listed],
+            seconds=round(time.perf_counter() - began, 4),
+            nodes=[universe.label(i) for i in range(len(universe.nodes))],
+            symmetry=spec.symmetry,
+        )
+        up_to = " up to relabelling template copies" if spec.symmetry == "templates" else ""
+        summary = [
+            f"{spec.name}: {found.count:,} valid orders of {len(universe.nodes)} nodes{up_to}"
+        ]
+        summary += [
+            f"  {k}: "
+            + ", ".join(
+                f"{universe.label(a)} -> {universe.label(b)}" for a, b in hasse_edges(order)
+            )
+            or "(no edges)"
+            for k, order in enumerate(found.orders[:10])
+        ]
+        artifacts = {"orders.json": json.dumps(listed, indent=1) + "\n"} if limit else {}
+        return RunOutput(result=result, artifacts=artifacts, summary=summary)
+
+    # ---- count ----
+
+    def count(self, ctx: RunContext, constrained: bool) -> RunOutput:
+        """Every valid order of the node set drawn for the seed, counted, none listed."""
+        output = self._enumerate(ctx, 0)
+        output.summary = output.summary[:1]
+        return output
+
+
+def minimal_conflict(problem: PpgProblem, universe: Universe, rules: list[RuleSets]) -> list[int]:
+    """Indices of rules that cannot all hold, none of them removable (deletion filter)."""
+    keep = list(range(len(rules)))
+
+    def feasible(chosen: list[int]) -> bool:
+        model = problem._network(universe, [rules[i] for i in chosen]).net.compile()
+        return backtrack.solve(model, 0, backtrack.Policy(attempts=1)).status == "solved"
+
+    if not feasible([]):
+        return []
+    for i in list(keep):
+        trial = [k for k in keep if k != i]
+        if not feasible(trial):
+            keep = trial
+    return keep
