@@ -8,8 +8,12 @@ from pathlib import Path
 
 
 def atomic_write(path: Path, content: str | bytes) -> None:
-    """Write `content` to a temporary file beside `path`, then rename it into place."""
+    """Write `content` to a temporary file beside `path`, then rename it into place.
+
+    The folder is created if it does not exist yet.
+    """
     path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     data = content.encode("utf-8") if isinstance(content, str) else content
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -34,7 +38,6 @@ def write_all(folder: Path, files: dict[str, str | bytes]) -> list[Path]:
     try:
         for name, content in files.items():
             target = folder / name
-            target.parent.mkdir(parents=True, exist_ok=True)
             atomic_write(target, content)
             written.append(target)
     except BaseException:

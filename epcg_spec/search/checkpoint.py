@@ -31,7 +31,6 @@ class Checkpoint:
         return saved["state"]
 
     def save(self, state: dict[str, Any]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(self.path, json.dumps({"key": self.key, "state": state}))
 
     def clear(self) -> None:

@@ -138,7 +138,6 @@ def enumerate_lines(grid: Grid) -> np.ndarray:
     _walk_grid(grid, n, out)
     buffer = io.BytesIO()
     np.save(buffer, out)
-    path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, buffer.getvalue())
     return out
 
