@@ -15,6 +15,7 @@ DOMAINS: dict[str, str] = {
     "sudoku": "epcg_spec.domains.sudoku",
     "tracery": "epcg_spec.domains.tracery",
     "wfc": "epcg_spec.domains.wfc",
+    "rooms": "epcg_spec.domains.rooms",
 }
 
 

@@ -1,0 +1,297 @@
+"""A compiled rooms spec: place the tree on the map with the guess-and-test stack."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ...compile.protocols import RunContext, RunOutput
+from ...errors import BuildError, UsageError
+from ...output.files import atomic_write
+from ...output.result import base_result
+from ...search import backtrack
+from ...search.propagate import Model
+from .model import ORDERS, RoomsSpec
+from .network import Placements, allowed_values, build_network, placements
+from .render import MapFrame, Placed, ascii_map, legend, png_map, svg_map
+
+SNAPSHOT = ".rooms-snapshot.bin"
+KEY_BYTES = 32
+
+
+class RoomsProblem:
+    """Rooms on the propagate network, searched by backtrack.Search (stack) or solve (restart)."""
+
+    kind = "rooms"
+
+    def __init__(self, spec: RoomsSpec):
+        self.spec = spec
+        self.name = spec.name
+        self.backend = "backtrack"
+        self._network: tuple[Model, Placements] | None = None
+
+    def network(self) -> tuple[Model, Placements]:
+        if self._network is None:
+            places = placements(self.spec)
+            self._network = (build_network(self.spec, places), places)
+        return self._network
+
+    def space_size(self) -> int:
+        """Every way to give each room one of its placements (before any test)."""
+        places = placements(self.spec)
+        sizes = [
+            int(allowed_values(self.spec, places, r).sum()) for r in range(len(self.spec.rooms))
+        ]
+        return math.prod(sizes)
+
+    def explain(self) -> list[tuple[str, str]]:
+        spec = self.spec
+        undos = spec.search.max_undos
+        strategy = {
+            -1: "stack: a failed room undoes to the most recent room with untried placements",
+            0: f"restart from nothing after a failed room, at most {spec.search.attempts} attempts",
+        }.get(
+            undos,
+            f"stack with at most {undos} undos per attempt, then a restart; "
+            f"at most {spec.search.attempts} attempts",
+        )
+        return [
+            ("spec", f"{spec.name} (kind: rooms)"),
+            ("map", f"{spec.width} x {spec.height} cells"),
+            ("rooms", f"{len(spec.rooms)} (root {spec.rooms[0].name!r})"),
+            ("walls", f"{spec.margin} cell(s) between rooms"),
+            ("corridors", f"{spec.corridor} cell(s)" if spec.corridor else "none (doors)"),
+            ("rotate", "yes" if spec.rotate else "no"),
+            ("placements", f"{_magnitude(self.space_size())} combinations before any test"),
+            ("order", f"{spec.search.order} (which room is guessed next)"),
+            ("back end", strategy),
+        ]
+
+    # ---- build ----
+
+    def run(self, ctx: RunContext) -> RunOutput:
+        steps = _positive(ctx.options.get("steps"), "--steps")
+        if self.spec.search.max_undos >= 0:
+            if steps is not None or ctx.resume:
+                raise UsageError(
+                    "--steps and --resume pause one uninterrupted stack; this spec restarts "
+                    "(search.strategy: restart, or search.undos)"
+                )
+            return self._attempts(ctx)
+        return self._stack(ctx, steps)
+
+    def _stack(self, ctx: RunContext, steps: int | None) -> RunOutput:
+        model, places = self.network()
+        began = time.perf_counter()
+        snapshot = Path(ctx.work_dir) / SNAPSHOT if ctx.work_dir else None
+        key = self._key(ctx.seed)
+        run = self._resumed(model, snapshot, key) if ctx.resume else None
+        if run is None:
+            base = backtrack.prepare(model)
+            if base is None:
+                raise BuildError(self._impossible("before any guess"))
+            run = backtrack.Search(
+                model, base, backtrack.attempt_seed(ctx.seed, 0), ORDERS[self.spec.search.order]
+            )
+        progress = ctx.progress
+        if progress is not None:
+            progress.start(f"rooms {self.name}", len(self.spec.rooms))
+        budget = steps
+        placed = 0
+        while True:
+            chunk = backtrack.CHUNK if budget is None else min(budget, backtrack.CHUNK)
+            before = run.stats()["decisions"]
+            status = run.run(chunk)
+            if budget is not None:
+                budget -= run.stats()["decisions"] - before
+            if progress is not None:
+                now = int((run.values() >= 0).sum())
+                progress.advance(max(0, now - placed))
+                placed = max(placed, now)
+            if status != backtrack.PAUSED or budget == 0:
+                break
+        if progress is not None:
+            progress.finish()
+        if status == backtrack.INFEASIBLE:
+            raise BuildError(self._impossible(f"after {run.stats()['decisions']} guesses"))
+        if status == backtrack.PAUSED:
+            if snapshot is None:
+                raise UsageError("--steps needs an output folder to keep the paused run in")
+            atomic_write(snapshot, key + run.snapshot())
+        elif snapshot is not None:
+            snapshot.unlink(missing_ok=True)
+        stats = run.stats()
+        outcome = {
+            "status": backtrack.STATUS_NAMES[status],
+            "attempts": 1,
+            "guesses": stats["decisions"],
+            "failures": stats["contradictions"],
+            "undos": stats["backtracks"],
+        }
+        return self._output(ctx, run.values(), places, outcome, time.perf_counter() - began)
+
+    def _attempts(self, ctx: RunContext) -> RunOutput:
+        model, places = self.network()
+        search = self.spec.search
+        policy = backtrack.Policy(
+            heuristic=ORDERS[search.order],
+            max_backtracks=search.max_undos,
+            attempts=search.attempts,
+        )
+        outcome = backtrack.solve(model, ctx.seed, policy)
+        if outcome.status == "infeasible":
+            raise BuildError(self._impossible(f"after {outcome.decisions} guesses"))
+        if outcome.status != "solved":
+            raise BuildError(
+                f"{self.name}: no map after {outcome.attempts} attempts ({outcome.decisions} "
+                f"guesses); raise search.attempts (or search.undos)"
+            )
+        record = {
+            "status": outcome.status,
+            "attempts": outcome.attempts,
+            "guesses": outcome.decisions,
+            "failures": outcome.contradictions,
+            "undos": outcome.backtracks,
+        }
+        return self._output(ctx, outcome.values, places, record, outcome.seconds)
+
+    def _resumed(self, model: Model, snapshot: Path | None, key: bytes):
+        if snapshot is None or not snapshot.exists():
+            raise UsageError(f"--resume: no paused run in {snapshot.parent if snapshot else 'out'}")
+        blob = snapshot.read_bytes()
+        if blob[:KEY_BYTES] != key:
+            raise UsageError(
+                f"{snapshot} belongs to another spec or seed; delete it or run without --resume"
+            )
+        return backtrack.Search.restore(model, blob[KEY_BYTES:])
+
+    def _key(self, seed: int) -> bytes:
+        return hashlib.sha256(repr((self.spec, seed)).encode("utf-8")).digest()
+
+    def _impossible(self, when: str) -> str:
+        spec = self.spec
+        return (
+            f"{self.name}: the {len(spec.rooms)} rooms cannot all be placed on the "
+            f"{spec.width} x {spec.height} map ({when}, every placement was tried); "
+            f"enlarge the map, shrink the rooms or lower margin/corridor"
+        )
+
+    def placed(self, values: np.ndarray, places: Placements) -> list[Placed]:
+        """The rooms that have a placement, in tree order (parent indices kept)."""
+        out = []
+        for room, value in zip(self.spec.rooms, values, strict=True):
+            if value < 0:
+                continue
+            w, h = places.shapes[places.shape[value]]
+            passage: tuple[tuple[int, int], ...] = ()
+            if room.parent >= 0:
+                x0, y0, dx, dy = places.door(int(value))
+                passage = tuple((x0 + k * dx, y0 + k * dy) for k in range(self.spec.gap))
+            out.append(
+                Placed(
+                    room.name,
+                    int(places.x[value]),
+                    int(places.y[value]),
+                    w,
+                    h,
+                    room.parent,
+                    passage,
+                )
+            )
+        return out
+
+    def _output(self, ctx, values, places, outcome: dict, seconds: float) -> RunOutput:
+        spec = self.spec
+        complete = bool(np.all(values >= 0))
+        rooms = self.placed(values, places) if complete else []
+        result = base_result(self.name, self.kind, self.backend, ctx)
+        result.update(
+            space_size=self.space_size(),
+            evaluated=outcome["guesses"],
+            count=1 if complete else 0,
+            best=[{"rank": None, "score": None, "state": _layout(rooms)}] if complete else [],
+            seconds=round(seconds, 4),
+            **outcome,
+            strategy=spec.search.strategy,
+            map=[spec.width, spec.height],
+            rooms=_records(rooms, spec),
+        )
+        what = f"{outcome['attempts']} attempt(s), " if spec.search.max_undos >= 0 else ""
+        summary = [
+            f"{self.name}: {outcome['status']}, {len(spec.rooms)} rooms on {spec.width} x "
+            f"{spec.height}: {what}{outcome['guesses']} guesses, {outcome['failures']} failures, "
+            f"{outcome['undos']} undos, {seconds:.3f} s"
+        ]
+        artifacts: dict[str, str | bytes] = {}
+        if complete:
+            frame = MapFrame(spec.width, spec.height, spec.blocked)
+            text = ascii_map(rooms, frame)
+            artifacts = {
+                "map.txt": text + "\n".join(legend(rooms)) + "\n",
+                "map.svg": svg_map(rooms, frame),
+                "map.png": png_map(rooms, frame),
+            }
+            summary += ["  " + line for line in text.splitlines()]
+        else:
+            summary.append(
+                f"  paused with {int((values >= 0).sum())} of {len(spec.rooms)} rooms placed; "
+                f"continue with --resume"
+            )
+        return RunOutput(result=result, artifacts=artifacts, summary=summary)
+
+    # ---- count ----
+
+    def count(self, ctx: RunContext, constrained: bool) -> RunOutput:
+        """The number of different maps (up to --limit): every room placed, all tests passed."""
+        limit = _positive(ctx.options.get("limit"), "--limit") or self.spec.limit
+        model, _ = self.network()
+        began = time.perf_counter()
+        found, complete = backtrack.count(model, limit)
+        result = base_result(self.name, self.kind, self.backend, ctx)
+        result.update(
+            space_size=self.space_size(),
+            evaluated=found,
+            count=found,
+            best=[],
+            seconds=round(time.perf_counter() - began, 4),
+            complete=complete,
+        )
+        bound = "" if complete else f" (stopped at the limit {limit}; there may be more)"
+        return RunOutput(result=result, summary=[f"{self.name}: {found:,} maps{bound}"])
+
+
+def _magnitude(n: int) -> str:
+    """A count as digits, or as a power of ten once it is too long to read."""
+    return f"{n:,}" if n < 10**15 else f"about 10^{len(str(n)) - 1}"
+
+
+def _positive(text, option: str) -> int | None:
+    if text is None:
+        return None
+    if not str(text).isdigit() or int(text) < 1:
+        raise UsageError(f"{option} {text!r}: give a positive whole number")
+    return int(text)
+
+
+def _layout(rooms: list[Placed]) -> dict[str, list[int]]:
+    return {room.name: [room.x, room.y, room.width, room.height] for room in rooms}
+
+
+def _records(rooms: list[Placed], spec: RoomsSpec) -> list[dict]:
+    return [
+        {
+            "name": room.name,
+            "kind": spec.rooms[i].kind or None,
+            "x": room.x,
+            "y": room.y,
+            "width": room.width,
+            "height": room.height,
+            "parent": spec.rooms[room.parent].name if room.parent >= 0 else None,
+            "passage": [list(c) for c in room.passage],
+        }
+        for i, room in enumerate(rooms)
+    ]
