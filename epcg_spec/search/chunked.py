@@ -62,8 +62,8 @@ def run_in_chunks(
             restore(saved["state"])
     progress = ctx.progress
     if progress:
-        progress.start(chunks.label, chunks.progress_of(0, chunks.units))
-        progress.advance(chunks.progress_of(0, following))
+        # a resumed run announces only the work left, so that its rate (and ETA) is true
+        progress.start(chunks.label, chunks.progress_of(following, chunks.units))
     size = chunks.fixed or initial
     began = last_save = time.perf_counter()
     try:
@@ -75,7 +75,7 @@ def run_in_chunks(
                 progress.advance(chunks.progress_of(following, stop))
             following = stop
             if chunks.fixed is None:
-                size = _resize(size, time.perf_counter() - t0)
+                size = resize_chunk(size, time.perf_counter() - t0)
             if checkpoint and time.perf_counter() - last_save > CHECKPOINT_SECONDS:
                 checkpoint.save({"next": following, "state": snapshot()})
                 last_save = time.perf_counter()
@@ -95,9 +95,13 @@ def run_in_chunks(
     return time.perf_counter() - began
 
 
-def _resize(size: int, elapsed: float) -> int:
-    if elapsed < CHUNK_SECONDS / 2:
-        return min(size * 2, MAX_ADAPTIVE_CHUNK)
-    if elapsed > CHUNK_SECONDS * 2 and size > 1:
+def resize_chunk(
+    size: int, elapsed: float, seconds: float = CHUNK_SECONDS, most: int = MAX_ADAPTIVE_CHUNK
+) -> int:
+    """The next chunk's size: doubled (up to `most`) after a chunk that took under half of
+    `seconds`, halved after one that took over twice as long."""
+    if elapsed < seconds / 2:
+        return min(size * 2, most)
+    if elapsed > seconds * 2 and size > 1:
         return size // 2
     return size
