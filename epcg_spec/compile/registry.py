@@ -11,6 +11,7 @@ DOMAINS: dict[str, str] = {
     "nested": "epcg_spec.domains.nested",
     "ppg": "epcg_spec.domains.ppg",
     "space": "epcg_spec.domains.space",
+    "fling": "epcg_spec.domains.fling",
     "witness": "epcg_spec.domains.witness",
     "sudoku": "epcg_spec.domains.sudoku",
     "tracery": "epcg_spec.domains.tracery",

@@ -1,0 +1,34 @@
+"""`kind: fling`: Fling! boards, uniquely solvable puzzles and an expert's evaluation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...compile.protocols import CliOption
+from ...spec.document import Document
+from .load import load_fling_spec
+from .model import FlingSpec
+from .problem import FlingAnalysis, FlingPuzzle
+
+
+class FlingDomain:
+    kind = "fling"
+    schema = "fling.schema.json"
+    summary = "Fling! boards: solvable and uniquely solvable counts per piece count (retrograde)"
+    formats = ()
+    options = (
+        CliOption(
+            "layers-dir",
+            "Folder of the stored retrograde layers (default: the cache)",
+            "PATH",
+        ),
+    )
+
+    def load(self, doc: Document, params: dict[str, Any]) -> FlingSpec:
+        return load_fling_spec(doc, params)
+
+    def compile(self, spec: FlingSpec) -> FlingAnalysis | FlingPuzzle:
+        return FlingAnalysis(spec) if spec.layers is not None else FlingPuzzle(spec)
+
+
+DOMAIN = FlingDomain()

@@ -1,0 +1,243 @@
+"""The expert evaluator: how much an expert's reasoning cuts the search for a solution.
+
+In a uniquely solvable board every move of the solution depends on the move before it;
+otherwise the two could be played in the other order and there would be a second solution
+(Sturtevant & Ota, AIIDE 2018). Precisely: after move a took board A to A', a move b legal
+on A' is *independent* of a when b is a different move that was already legal on A, a is
+still legal after b on A, and both orders give the same board; otherwise b *depends* on a.
+An expert who knows this only tries, after each move, the moves that depend on it.
+
+The score of a board is brute / expert: the number of nodes of the full search tree (every
+sequence of legal moves, until none is left) over the number of nodes of the expert's tree
+(every first move, then only dependent moves). Both are counted exactly with a memo over
+the distinct boards (or board-and-move pairs) met, in float64 (exact below 2**53).
+
+Every reachable board is also judged: solvable, and unique under each rule (see
+search/retrograde_loop.py for the definitions), so a single board needs no stored layers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit, types
+from numba.typed import Dict
+
+from ...errors import BuildError
+from .kernels import MAX_MOVES, Geometry, apply_move, is_legal, layer_moves, piece_count
+
+SOLVABLE, UNIQUE_MOVES, UNIQUE_BOARDS = 1, 2, 4
+STACK = 64 * MAX_MOVES  # depth (pieces) x moves per board: enough for any walk
+DEFAULT_LIMIT = 5_000_000
+EDGES_PER_BOARD = 16  # the expert's memo holds (board, move) pairs: allow more of them
+PAIR = types.UniTuple(types.uint64, 2)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A board judged by its own search: flags, a solution and the two tree sizes."""
+
+    solvable: bool
+    unique: dict[str, bool]
+    solution: list[int]  # move codes (cell * 4 + direction), empty when not solvable
+    boards_reached: int
+    solutions: float  # sequences of moves that end with one piece
+    brute_tree: float
+    expert_tree: float
+
+    @property
+    def ratio(self) -> float:
+        return self.brute_tree / self.expert_tree
+
+    def expert_follows(self, board: int, geometry: Geometry) -> bool:
+        """Whether every move of the solution depends on the move before it."""
+        return bool(_follows(np.uint64(board), np.array(self.solution, np.int64), geometry))
+
+
+def judge(board: int, geometry: Geometry, limit: int = DEFAULT_LIMIT) -> Verdict:
+    """Solve, check and score one board (cells as the bits of `board`)."""
+    root = np.uint64(board)
+    flags, nodes, wins = _walk(root, geometry, limit)
+    if len(flags) > limit:
+        raise BuildError(
+            f"a board of {piece_count(root)} pieces reaches more than {limit:,} distinct "
+            f"boards; it is too large to judge on its own"
+        )
+    f = flags[root]
+    solution = _solution(root, geometry, flags) if f & SOLVABLE else np.zeros(0, np.int64)
+    expert = _expert_tree(root, geometry, EDGES_PER_BOARD * limit)
+    if expert < 0:
+        raise BuildError(
+            f"the expert's tree of a board of {piece_count(root)} pieces has more than "
+            f"{EDGES_PER_BOARD * limit:,} distinct nodes; it is too large to score"
+        )
+    return Verdict(
+        solvable=bool(f & SOLVABLE),
+        unique={"moves": bool(f & UNIQUE_MOVES), "boards": bool(f & UNIQUE_BOARDS)},
+        solution=[int(m) for m in solution],
+        boards_reached=len(flags),
+        solutions=float(wins[root]),
+        brute_tree=float(nodes[root]),
+        expert_tree=float(expert),
+    )
+
+
+@njit(cache=True)
+def _walk(root, G, limit):
+    """Every board reachable from root, children first: its flags, the nodes of its full
+    search tree (every sequence of legal moves) and how many of those sequences end with
+    one piece. Stops early once more than `limit` boards are met."""
+    flags = Dict.empty(key_type=types.uint64, value_type=types.int64)
+    nodes = Dict.empty(key_type=types.uint64, value_type=types.float64)
+    wins = Dict.empty(key_type=types.uint64, value_type=types.float64)
+    stack = np.empty(STACK, np.uint64)
+    opened = np.zeros(STACK, np.bool_)
+    moves = np.empty(MAX_MOVES, np.int64)
+    stack[0] = root
+    top = 1
+    while top > 0 and len(flags) <= limit:
+        b = stack[top - 1]
+        if b in flags:
+            top -= 1
+        elif not opened[top - 1]:
+            opened[top - 1] = True
+            for i in range(layer_moves(b, G, moves)):
+                after = apply_move(b, moves[i], G)
+                if after not in flags:
+                    stack[top] = after
+                    opened[top] = False
+                    top += 1
+        else:
+            top -= 1
+            flags[b] = _judge(b, G, flags, moves)
+            total = 1.0
+            won = 1.0 if piece_count(b) == 1 else 0.0
+            for i in range(layer_moves(b, G, moves)):
+                after = apply_move(b, moves[i], G)
+                total += nodes[after]
+                won += wins[after]
+            nodes[b] = total
+            wins[b] = won
+    return flags, nodes, wins
+
+
+@njit(cache=True)
+def _judge(b, G, memo, moves):
+    """The flags of b, from those of its successors."""
+    m = piece_count(b)
+    if m == 1:
+        return SOLVABLE | UNIQUE_MOVES | UNIQUE_BOARDS
+    count = 0
+    first = np.uint64(0)
+    first_flags = 0
+    same = True
+    for i in range(layer_moves(b, G, moves)):
+        after = apply_move(b, moves[i], G)
+        f = memo[after]
+        if f & SOLVABLE:
+            count += 1
+            if count == 1:
+                first = after
+                first_flags = f
+            elif after != first:
+                same = False
+    if count == 0:
+        return 0
+    if m == 2:
+        return SOLVABLE | UNIQUE_MOVES | UNIQUE_BOARDS
+    flags = SOLVABLE
+    if count == 1 and first_flags & UNIQUE_MOVES:
+        flags |= UNIQUE_MOVES
+    if same and first_flags & UNIQUE_BOARDS:
+        flags |= UNIQUE_BOARDS
+    return flags
+
+
+@njit(cache=True)
+def _solution(root, G, memo):
+    """The moves from root to one piece, each time the first move to a solvable board."""
+    out = np.empty(piece_count(root) - 1, np.int64)
+    moves = np.empty(MAX_MOVES, np.int64)
+    b = root
+    for step in range(out.shape[0]):
+        for i in range(layer_moves(b, G, moves)):
+            after = apply_move(b, moves[i], G)
+            if memo[after] & SOLVABLE:
+                out[step] = moves[i]
+                b = after
+                break
+    return out
+
+
+@njit(cache=True, inline="always")
+def _depends(a, move, after, nxt, G):
+    """Whether move `nxt`, legal on `after` = a + `move`, depends on `move`."""
+    if nxt == move or not is_legal(a, nxt, G):
+        return True
+    first = apply_move(a, nxt, G)
+    if not is_legal(first, move, G):
+        return True
+    return apply_move(first, move, G) != apply_move(after, nxt, G)
+
+
+@njit(cache=True)
+def _expert_tree(root, G, limit):
+    """Nodes of the expert's tree: every first move, then only moves that depend on the
+    move before. Memo on (board, move): the subtree below the node that move reaches."""
+    memo = Dict.empty(key_type=PAIR, value_type=types.float64)
+    boards = np.empty(STACK, np.uint64)
+    played = np.empty(STACK, np.uint64)
+    opened = np.zeros(STACK, np.bool_)
+    moves = np.empty(MAX_MOVES, np.int64)
+    first = np.empty(MAX_MOVES, np.uint64)
+    top = layer_moves(root, G, moves)
+    for i in range(top):
+        first[i] = np.uint64(moves[i])
+        boards[i] = root
+        played[i] = first[i]
+    roots = top
+    while top > 0:
+        if len(memo) > limit:
+            return -1.0
+        a = boards[top - 1]
+        move = played[top - 1]
+        if (a, move) in memo:
+            top -= 1
+            continue
+        after = apply_move(a, np.int64(move), G)
+        n = layer_moves(after, G, moves)
+        if not opened[top - 1]:
+            opened[top - 1] = True
+            for i in range(n):
+                if _depends(a, np.int64(move), after, moves[i], G):
+                    key = (after, np.uint64(moves[i]))
+                    if key not in memo:
+                        boards[top] = after
+                        played[top] = np.uint64(moves[i])
+                        opened[top] = False
+                        top += 1
+        else:
+            top -= 1
+            total = 1.0
+            for i in range(n):
+                if _depends(a, np.int64(move), after, moves[i], G):
+                    total += memo[(after, np.uint64(moves[i]))]
+            memo[(a, move)] = total
+    total = 1.0
+    for i in range(roots):
+        total += memo[(root, first[i])]
+    return total
+
+
+@njit(cache=True)
+def _follows(root, solution, G):
+    b = root
+    for step in range(solution.shape[0]):
+        after = apply_move(b, solution[step], G)
+        if step + 1 < solution.shape[0] and not _depends(
+            b, solution[step], after, solution[step + 1], G
+        ):
+            return False
+        b = after
+    return True

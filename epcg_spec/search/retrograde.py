@@ -1,0 +1,451 @@
+"""The retrograde back end's driver: layered dynamic programming over ranked states.
+
+Layer m holds the states of m pieces, ranked 0..size(m) - 1. From the goal layer up, one
+bit per state says whether it is solvable (some move leads to a solvable state of layer
+m - 1), and the unique states of each layer, under each asked rule, are kept as a sorted
+list of ranks. Solvable bits come from a scan of the whole layer (`scan_blocks`, then
+`fill_blocks` for the states that are not canonical; see retrograde_loop). Unique states
+either come out of the same scan, or are found among the predecessors of the unique
+states of layer m - 1 (`predecessor_blocks`), which never looks at the rest of layer m:
+both give the same states.
+
+Layers live under `store/<space name>/`: `solvable-<m>.bits` (raw uint64 words) and
+`unique-<rule>-<m>.npy` (sorted int64 ranks), each with a JSON record written once it is
+complete, so a later run reuses them. Work runs in chunks of blocks; between chunks the
+progress is shown, a checkpoint is written every few seconds (an interrupted layer goes on
+where it stopped when the same command runs again) and Ctrl-C is honoured. The outcome
+never depends on the number of threads or on the chunking.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+
+import numba
+import numpy as np
+
+from ..compile.connector import generated_module, loop_template
+from ..compile.protocols import RunContext
+from ..errors import Interrupted
+from ..output.files import atomic_write
+from .chunked import resize_chunk
+
+FORMAT = 1  # of the stored layers and of what they mean: bump it when either changes
+RULES = ("moves", "boards")
+SCAN_BLOCK = 1 << 18  # ranks per scan block, a multiple of 64: blocks own whole words
+PREDECESSOR_BLOCK = 256  # unique states per predecessor block
+CHUNK_SECONDS = 1.0
+CHECKPOINT_SECONDS = 10.0
+KERNEL_NAMES = (
+    "layer_unrank",
+    "layer_next",
+    "layer_rank",
+    "layer_moves",
+    "layer_successor_rank",
+    "layer_predecessors",
+    "layer_is_canonical",
+    "layer_canonical",
+    "layer_buffer",
+    "MAX_MOVES",
+    "MAX_PREDECESSORS",
+)
+EMPTY = np.zeros(0, np.uint64)
+
+
+@dataclass(frozen=True)
+class LayeredSpace:
+    """What a domain hands to the retrograde back end.
+
+    `kernels` names the module defining every name of KERNEL_NAMES (see the template's
+    docstring); `tables` reaches each kernel as G; `name` names the store folder and must
+    change whenever the states, the moves or the ranking change.
+    """
+
+    name: str
+    kernels: str
+    tables: tuple
+    layer_size: Callable[[int], int]
+    goal: int = 1
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Solvable bits for layers up to `solvable`, unique states up to `unique` (at most
+    solvable + 1), under `rules`, found by "predecessors" or by "scan"."""
+
+    solvable: int
+    unique: int
+    rules: tuple[str, ...]
+    unique_by: str
+
+
+@dataclass
+class LayerReport:
+    """What one layer holds, and what this run spent on it."""
+
+    pieces: int
+    size: int
+    solvable: int | None = None
+    unique: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0  # over all threads: the work done, however busy the machine
+    evaluated: int = 0
+
+    def as_dict(self) -> dict:
+        return {
+            "pieces": self.pieces,
+            "boards": self.size,
+            "solvable": self.solvable,
+            "unique": dict(self.unique),
+            "seconds": round(self.seconds, 3),
+            "cpu_seconds": round(self.cpu_seconds, 3),
+            "computed": self.evaluated > 0,
+        }
+
+
+class Retrograde:
+    """The layers of one layered space in one store folder, computed on demand."""
+
+    def __init__(self, space: LayeredSpace, store: Path, ctx: RunContext):
+        self.space = space
+        self.folder = Path(store) / f"{space.name}-r{FORMAT}"
+        self.ctx = ctx
+        self._module: ModuleType | None = None
+
+    # ---- what is stored ----
+
+    def _path(self, name: str) -> Path:
+        return self.folder / name
+
+    def _record(self, name: str) -> dict | None:
+        path = self._path(name + ".json")
+        return json.loads(path.read_text("utf-8")) if path.exists() else None
+
+    def _write_record(self, name: str, record: dict) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        atomic_write(self._path(name + ".json"), json.dumps(record))
+
+    def solvable_count(self, m: int) -> int | None:
+        """How many states of layer m are solvable, if that layer is stored."""
+        return self._stored(f"solvable-{m}", ".bits")
+
+    def unique_count(self, rule: str, m: int) -> int | None:
+        """How many states of layer m are unique under `rule`, if that list is stored."""
+        return self._stored(f"unique-{rule}-{m}", ".npy")
+
+    def _stored(self, name: str, suffix: str) -> int | None:
+        record = self._record(name)
+        return record["count"] if record and self._path(name + suffix).exists() else None
+
+    def solvable_bits(self, m: int) -> np.ndarray:
+        """Layer m's solvable bits, read into memory."""
+        return np.fromfile(self._path(f"solvable-{m}.bits"), np.uint64)
+
+    def unique_ranks(self, rule: str, m: int) -> np.ndarray:
+        """Layer m's unique ranks under `rule`, ascending (memory-mapped)."""
+        return np.load(self._path(f"unique-{rule}-{m}.npy"), mmap_mode="r")
+
+    def _save_solvable(self, m: int, count: int, spent: dict) -> None:
+        self._write_record(f"solvable-{m}", {"count": count, **spent})
+
+    def _save_unique(self, rule: str, m: int, ranks: np.ndarray, spent: dict) -> None:
+        path = self._path(f"unique-{rule}-{m}.npy")
+        tmp = self._path(f".unique-{rule}-{m}.tmp.npy")
+        np.save(tmp, ranks)
+        tmp.replace(path)
+        self._write_record(f"unique-{rule}-{m}", {"count": len(ranks), **spent})
+
+    # ---- computing ----
+
+    @property
+    def module(self) -> ModuleType:
+        """The generated module: the template's loops over the domain's kernels."""
+        if self._module is None:
+            imports = [f"from {self.space.kernels} import {', '.join(KERNEL_NAMES)}"]
+            # named by the kernels' module, not the space: every shape shares one compilation
+            self._module = generated_module(
+                f"retrograde over {self.space.kernels}", imports, [loop_template("retrograde_loop")]
+            )
+        return self._module
+
+    def _rule_code(self, rule: str) -> int:
+        """The loops' code of a rule (RULE_MOVES, RULE_BOARDS of the template)."""
+        return getattr(self.module, f"RULE_{rule.upper()}")
+
+    def run(self, plan: Plan) -> list[LayerReport]:
+        """Compute (or reuse) every layer the plan asks for; one report per layer."""
+        if self.ctx.threads:
+            numba.set_num_threads(min(self.ctx.threads, numba.config.NUMBA_NUM_THREADS))
+        goal = self.space.goal
+        reports = [LayerReport(m, self.space.layer_size(m)) for m in range(goal, plan.unique + 1)]
+        self._goal_layer(plan.rules, reports[0])
+        for report in reports[1:]:
+            m = report.pieces
+            by_scan = plan.unique_by == "scan" and m <= plan.solvable
+            if m <= plan.solvable:
+                self._scan(m, plan.rules if by_scan else (), report)
+            for rule in plan.rules:
+                if not by_scan:
+                    self._predecessors(rule, m, report)
+                report.unique[rule] = self.unique_count(rule, m)
+        return reports
+
+    def _goal_layer(self, rules: tuple[str, ...], report: LayerReport) -> None:
+        """Every state of the goal layer is solved, and unique."""
+        m, size = report.pieces, report.size
+        everything = np.arange(size, dtype=np.int64)
+        if self.solvable_count(m) is None:
+            bits = np.zeros(_words(size), np.uint64)
+            _set_bits(bits, everything)
+            self.folder.mkdir(parents=True, exist_ok=True)
+            bits.tofile(self._path(f"solvable-{m}.bits"))
+            self._save_solvable(m, size, _Clock().spent())
+        for rule in rules:
+            if self.unique_count(rule, m) is None:
+                self._save_unique(rule, m, everything, _Clock().spent())
+            report.unique[rule] = size
+        report.solvable = size
+
+    def _scan(self, m: int, rules: tuple[str, ...], report: LayerReport) -> None:
+        """Solvable bits of layer m (and its unique states under `rules`) by a full scan."""
+        known = self.solvable_count(m)
+        if known is not None and all(self.unique_count(r, m) is not None for r in rules):
+            report.solvable = known
+            return
+        size = report.size
+        files = {"solvable": self._bits_file(f"solvable-{m}", size)}
+        files.update({rule: self._bits_file(f"unique-{rule}-{m}", size) for rule in rules})
+        out = tuple(np.asarray(files[k]) if k in files else EMPTY for k in ("solvable", *RULES))
+        below = self.solvable_bits(m - 1)
+        below_unique = [self._unique_bits(r, m - 1) if r in rules else EMPTY for r in RULES]
+        code = sum(self._rule_code(r) for r in rules) or self.module.SOLVABLE_ONLY
+        free_last = m == self.space.goal + 1
+        starts = np.arange(0, size, SCAN_BLOCK, dtype=np.int64)
+        ends = np.minimum(starts + SCAN_BLOCK, size)
+        job = f"scan-{m}-{code}"
+        state = self._record(job) or {"pass": 1, "next": 0, "tally": [0]}
+        clock = _Clock(state.get("seconds", 0.0), state.get("cpu_seconds", 0.0))
+        tables = self.space.tables
+        mod = self.module
+
+        def judge(lo: int, hi: int) -> tuple[int, list]:
+            tally = np.zeros((hi - lo, 3), np.int64)
+            mod.scan_blocks(
+                m, starts[lo:hi], ends[lo:hi], below, *below_unique, code, free_last, tables,
+                out, tally,
+            )  # fmt: skip
+            return int(tally[:, 0].sum()), []
+
+        def fill(lo: int, hi: int) -> tuple[int, list]:
+            tally = np.zeros((hi - lo, 3), np.int64)
+            mod.fill_blocks(m, starts[lo:hi], ends[lo:hi], tables, out, tally)
+            return int(tally[:, 0].sum()), []
+
+        def save(pass_no: int, done: dict) -> None:
+            for array in files.values():
+                array.flush()
+            record = {"pass": pass_no, "next": done["block"], "tally": [done["count"]]}
+            self._write_record(job, record | clock.spent())
+
+        for pass_no, label, work in ((1, "judging", judge), (2, "filling in", fill)):
+            if state["pass"] == pass_no:
+                count = self._chunks(
+                    f"layer {m}: {label} {size:,} boards",
+                    (starts, ends),
+                    state["next"],
+                    state["tally"][0],
+                    work,
+                    lambda done, p=pass_no: save(p, done),
+                )
+                state.update({"pass": pass_no + 1, "next": 0, "tally": [count]})
+                save(pass_no + 1, {"block": 0, "count": count})
+        for rule in rules:
+            self._save_unique(rule, m, _set_ranks(out[1 + RULES.index(rule)]), clock.spent())
+        for rule in rules:
+            self._path(f"unique-{rule}-{m}.bits").unlink()
+        self._save_solvable(m, state["tally"][0], clock.spent())
+        self._path(job + ".json").unlink()
+        report.solvable = state["tally"][0]
+        clock.charge(report)
+        report.evaluated += size
+
+    def _bits_file(self, name: str, size: int) -> np.memmap:
+        """A file of `size` bits: kept as it is if it has the right size, else zeros."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        path = self._path(name + ".bits")
+        words = _words(size)
+        if not path.exists() or path.stat().st_size != words * 8:
+            with open(path, "wb") as handle:
+                handle.truncate(words * 8)
+        return np.memmap(path, np.uint64, mode="r+", shape=(words,))
+
+    def _unique_bits(self, rule: str, m: int) -> np.ndarray:
+        bits = np.zeros(_words(self.space.layer_size(m)), np.uint64)
+        _set_bits(bits, np.asarray(self.unique_ranks(rule, m)))
+        return bits
+
+    def _predecessors(self, rule: str, m: int, report: LayerReport) -> None:
+        """Layer m's unique states under `rule`, among predecessors of layer m - 1's."""
+        if self.unique_count(rule, m) is not None:
+            return
+        unique_below = np.asarray(self.unique_ranks(rule, m - 1))
+        below = self.solvable_bits(m - 1)
+        free_last = m == self.space.goal + 1
+        n = len(unique_below)
+        starts = np.arange(0, n, PREDECESSOR_BLOCK, dtype=np.int64)
+        ends = np.minimum(starts + PREDECESSOR_BLOCK, n)
+        job = f"predecessors-{rule}-{m}"
+        part = self._path(f"unique-{rule}-{m}.part")
+        state = self._record(job)
+        if state is None or not part.exists() or part.stat().st_size < state["found"] * 8:
+            state = {"next": 0, "found": 0}
+            self.folder.mkdir(parents=True, exist_ok=True)
+            part.write_bytes(b"")
+        with open(part, "r+b") as handle:
+            handle.truncate(state["found"] * 8)
+        clock = _Clock(state.get("seconds", 0.0), state.get("cpu_seconds", 0.0))
+        mod = self.module
+        code = self._rule_code(rule)
+        capacity = PREDECESSOR_BLOCK * int(mod.MAX_PREDECESSORS)
+
+        def work(lo: int, hi: int) -> tuple[int, list]:
+            out = np.empty((hi - lo, capacity), np.int64)
+            found = np.zeros(hi - lo, np.int64)
+            mod.predecessor_blocks(
+                m, unique_below, starts[lo:hi], ends[lo:hi], below, code, free_last,
+                self.space.tables, out, found,
+            )  # fmt: skip
+            return int(found.sum()), [out[b, : found[b]].copy() for b in range(hi - lo)]
+
+        def save(done: dict) -> None:
+            """Append the ranks found since the last save; the record says how many count
+            (a resumed run cuts the file back to that, so nothing is counted twice)."""
+            with open(part, "ab") as handle:
+                for ranks in done.get("pending", ()):
+                    handle.write(ranks.tobytes())
+            record = {"next": done["block"], "found": done["count"]}
+            self._write_record(job, record | clock.spent())
+            done["pending"] = []
+
+        self._chunks(
+            f"layer {m}: unique ({rule}) among predecessors of {n:,} boards",
+            (starts, ends),
+            state["next"],
+            state["found"],
+            work,
+            save,
+        )
+        self._save_unique(rule, m, np.sort(np.fromfile(part, np.int64)), clock.spent())
+        part.unlink()
+        self._path(job + ".json").unlink()
+        clock.charge(report)
+        report.evaluated += n
+
+    def _chunks(self, label: str, blocks, first: int, count: int, work, save) -> int:
+        """Run work(lo, hi) -> (count, results) over the blocks from `first` on, in chunks of
+        about CHUNK_SECONDS, adding up the counts; save(done) checkpoints `done`: the next
+        block, the count so far and the results not saved yet, which change together in one
+        call, so that Ctrl-C never finds them out of step."""
+        starts, ends = blocks
+        progress = self.ctx.progress if first < len(starts) else None
+        if progress:
+            # only the work left is announced, so that the ETA of a resumed layer holds
+            left = int(ends[-1] - starts[first])
+            share = 1 - left / int(ends[-1] - starts[0])
+            progress.start(label + (f" (going on from {share:.1%})" if first else ""), left)
+        done = {"block": first, "count": count, "pending": []}
+        chunk, last_save = 1, time.perf_counter()
+        before = numba.get_parallel_chunksize()
+        numba.set_parallel_chunksize(1)  # hand blocks out one by one: their costs differ
+        try:
+            while done["block"] < len(starts):
+                lo = done["block"]
+                stop = min(lo + chunk, len(starts))
+                began = time.perf_counter()
+                found, results = work(lo, stop)
+                done.update(
+                    block=stop, count=done["count"] + found, pending=done["pending"] + results
+                )
+                chunk = resize_chunk(chunk, time.perf_counter() - began, CHUNK_SECONDS, len(starts))
+                if progress:
+                    progress.advance(int(ends[stop - 1] - starts[lo]))
+                if time.perf_counter() - last_save > CHECKPOINT_SECONDS:
+                    save(done)
+                    last_save = time.perf_counter()
+        except KeyboardInterrupt:
+            save(done)
+            raise Interrupted(
+                f"{label}: stopped after {done['block']:,} of {len(starts):,} blocks; the work "
+                f"done is kept in {self.folder}: run the same command again to go on"
+            ) from None
+        finally:
+            numba.set_parallel_chunksize(before)
+            if progress:
+                progress.finish()
+        save(done)
+        return done["count"]
+
+
+class _Clock:
+    """Wall and CPU seconds spent on one job, counting those of earlier, interrupted runs."""
+
+    def __init__(self, seconds: float = 0.0, cpu_seconds: float = 0.0):
+        self.before = (seconds, cpu_seconds)
+        self.began = (time.perf_counter(), time.process_time())
+
+    def spent(self) -> dict[str, float]:
+        return {
+            "seconds": self.before[0] + time.perf_counter() - self.began[0],
+            "cpu_seconds": self.before[1] + time.process_time() - self.began[1],
+        }
+
+    def charge(self, report: LayerReport) -> None:
+        spent = self.spent()
+        report.seconds += spent["seconds"]
+        report.cpu_seconds += spent["cpu_seconds"]
+
+
+def _words(size: int) -> int:
+    return (size + 63) // 64
+
+
+@numba.njit(cache=True)
+def _set_bits(bits: np.ndarray, ranks: np.ndarray) -> None:
+    for r in ranks:
+        bits[r >> 6] |= np.uint64(1) << np.uint64(r & 63)
+
+
+@numba.njit(cache=True)
+def _count_bits(bits: np.ndarray) -> int:
+    total = 0
+    for word in bits:
+        while word:
+            word &= word - np.uint64(1)
+            total += 1
+    return total
+
+
+@numba.njit(cache=True)
+def _fill_ranks(bits: np.ndarray, out: np.ndarray) -> None:
+    n = 0
+    for w in range(bits.shape[0]):
+        word = bits[w]
+        r = w * 64
+        while word:
+            if word & np.uint64(1):
+                out[n] = r
+                n += 1
+            word >>= np.uint64(1)
+            r += 1
+
+
+def _set_ranks(bits: np.ndarray) -> np.ndarray:
+    """The ranks of the set bits, ascending."""
+    out = np.empty(_count_bits(bits), np.int64)
+    _fill_ranks(bits, out)
+    return out
