@@ -1,4 +1,4 @@
-"""Writing rooms specs into a test's folder, and building them through the CLI."""
+"""Rooms specs (`write_spec`, from tests/domains/conftest.py), built through the CLI."""
 
 from __future__ import annotations
 
@@ -6,19 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
-import yaml
 
 from epcg_spec.cli.main import main
 
 
 @pytest.fixture
-def write_spec(tmp_path):
-    def write(name: str = "spec", **fields) -> Path:
-        path = tmp_path / f"{name}.yaml"
-        path.write_text(yaml.safe_dump({"kind": "rooms", "name": name, **fields}, sort_keys=False))
-        return path
-
-    return write
+def spec_kind() -> str:
+    return "rooms"
 
 
 @pytest.fixture
