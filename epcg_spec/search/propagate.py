@@ -54,14 +54,23 @@ state and every kernel that changes it:
 - Group rules (`rules`, a bit set): RULE_HI forces values out of a group at its maximum
   (Sudoku's naked singles), RULE_LO forces them in at its minimum (hidden singles); bounds
   are always checked. Group counters are indexed by (variable, value), so a ban touches only
-  the groups whose value set holds the value.
+  the groups whose value set holds the value; a ban that changes a group's counters queues
+  the group (`gqueue`, flagged in `gflag`), and `propagate` looks at queued groups before the
+  next ban's neighbours. A group of at most 64 members also keeps its possible members as a
+  bit set (`g_mask`), so forcing visits only those, and a group over a single value bans that
+  bit directly. Once a variable is down to one value, only the memberships of that value can
+  gain a fixed member: 3 of a Sudoku cell's 27.
 
 Kernels from a domain may call these by module-level name (see sudoku/kernels.py): `reset`,
 `load_state`, `restrict_to`, `ban`, `propagate`, `undo`, `begin_attempt`, and
 `backtrack.search`. Hot kernels take plain arrays, and those that allocate nothing are
 compiled with numba's runtime off (`_nrt=False`): a call passing the Model or State tuples,
 or unpacking them, otherwise pays an atomic reference count per array, which made a Sudoku
-search 5 times slower and one WFC ban 20 times slower. numba's disk cache of a function is
+search 5 times slower and one WFC ban 20 times slower. Even without reference counts, a call
+passing the tuples copies every array header in them (hundreds of words): `ban`, `ban_mask`
+and `undo` are inlined into their callers, and `restrict_to` bans through one `ban_mask`
+call, not one `ban` per value (Sudoku's uniqueness proofs 1.5x faster). Inlining the large
+kernels (`propagate`, `_backtrack`) was measured slower. numba's disk cache of a function is
 keyed on its own file only: after editing this module, delete the cached files of modules
 that inline its kernels (backtrack.py, sudoku/kernels.py).
 """
@@ -90,8 +99,8 @@ ALL_RULES = RULE_HI | RULE_LO
 
 # indices of State.ctr
 TRAIL_LEN, QHEAD, DEPTH, HSIZE, NTOUCHED, FAILED = 0, 1, 2, 3, 4, 5
-STEPS, CONTRADICTIONS, BACKTRACKS, SOLUTIONS, STAMP = 6, 7, 8, 9, 10
-N_COUNTERS = 11
+STEPS, CONTRADICTIONS, BACKTRACKS, SOLUTIONS, STAMP, GQHEAD, GQLEN = 6, 7, 8, 9, 10, 11, 12
+N_COUNTERS = 13
 
 ENTROPY_NOISE = 1e-6
 MRV_NOISE = 0.5
@@ -101,7 +110,8 @@ Model = namedtuple(
     (
         "n_vars n_values n_words weights wlogw edge_start edge_dst edge_rel edge_rev rel_start "
         "rel_val compat0 group_start group_member group_set group_lo group_hi var_group_start "
-        "var_group vva_start vva_member max_set init_dom conn_on conn_path conn_pass "
+        "var_group var_slot vva_start vva_member max_set group_value init_dom conn_on conn_path "
+        "conn_pass "
         "ng_start ng_var ng_set ng_watch_start ng_watch ex_start ex_member var_ex_start var_ex "
         "ex_use_start ex_use ex_user_start ex_user"
     ),
@@ -111,7 +121,7 @@ State = namedtuple(
     "State",
     (
         "dom size sumw sumwlw compat g_poss g_fix trail_var trail_val fr_var fr_val fr_trail heap "
-        "hpos hkey touched tflag noise rng bfs mark ctr m_in fixed scratch"
+        "hpos hkey touched tflag noise rng bfs mark ctr m_in fixed scratch gqueue gflag g_mask"
     ),
 )
 
@@ -408,9 +418,13 @@ def _group_tables(n: int, nv: int, words: int, groups) -> dict[str, np.ndarray]:
         "group_hi": np.array([g[3] for g in groups], dtype=np.int32),
         "var_group_start": var_group_start.astype(np.int32),
         "var_group": owner[order].astype(np.int32),
+        "var_slot": ((np.arange(len(members)) - group_start[owner]) % 64)[order].astype(np.int32),
         "vva_start": vva_start.astype(np.int32),
         "vva_member": np.array([p[1] for p in pairs], dtype=np.int32),
         "max_set": max_set,
+        "group_value": np.array(
+            [np.flatnonzero(g[1])[0] if g[1].sum() == 1 else -1 for g in groups], dtype=np.int32
+        ),
     }
 
 
@@ -444,6 +458,9 @@ def new_state(model: Model) -> State:
         m_in=np.zeros(len(model.var_group), dtype=np.int32),
         fixed=np.zeros(n, dtype=np.uint8),
         scratch=np.zeros((1, words), dtype=np.uint64),
+        gqueue=np.zeros(max(groups, 1), dtype=np.int32),
+        gflag=np.zeros(max(groups, 1), dtype=np.uint8),
+        g_mask=np.zeros(groups, dtype=np.uint64),
     )
 
 
@@ -523,9 +540,23 @@ def first_value(dom, v):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _holding(v, dom, size, n_values, vgs, vva_start):
+    """The memberships of v whose set may hold its whole domain: (first, last, via vva).
+
+    All of them (positions in var_group), or, once v is down to one value, only those of
+    that value (positions in vva_member): Sudoku's 3 groups of the digit instead of 27.
+    """
+    if size[v] == 1:
+        f = v * n_values + first_value(dom, v)
+        return vva_start[f], vva_start[f + 1], True
+    return vgs[v], vgs[v + 1], False
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _ban(
-    v, a, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr,
-    vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, touched, tflag,
+    v, a, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr, vgs, vg, gset,
+    vva_start, vva_member, max_set, m_in, g_poss, g_fix, g_mask, slot, touched, tflag, gqueue,
+    gflag,
 ):  # fmt: skip
     """Remove value a (present) from v: the only way a domain shrinks; see `ban`.
 
@@ -548,11 +579,16 @@ def _ban(
             m_in[k] -= 1
             if m_in[k] == 0:
                 g_poss[vg[k]] -= 1
+                g_mask[vg[k]] &= ~(np.uint64(1) << np.uint64(slot[k]))
+                _push_group(vg[k], ctr, gqueue, gflag)
         if size[v] <= max_set[v]:
             word, bit = a >> 6, np.uint64(1) << np.uint64(a & 63)
-            for k in range(vgs[v], vgs[v + 1]):
+            first, last, decided = _holding(v, dom, size, weights.shape[0], vgs, vva_start)
+            for q in range(first, last):
+                k = vva_member[q] if decided else q
                 if m_in[k] == size[v] and gset[vg[k], word] & bit == np.uint64(0):
                     g_fix[vg[k]] += 1
+                    _push_group(vg[k], ctr, gqueue, gflag)
     if tflag[v] == 0:
         tflag[v] = 1
         touched[ctr[NTOUCHED]] = v
@@ -563,15 +599,17 @@ def _ban(
 
 @njit(cache=True, _nrt=False, inline="always")
 def _unban(
-    v, a, dom, size, sumw, sumwlw, weights, wlogw, ctr,
-    vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, touched, tflag,
+    v, a, dom, size, sumw, sumwlw, weights, wlogw, ctr, vgs, vg, gset, vva_start, vva_member,
+    max_set, m_in, g_poss, g_fix, g_mask, slot, touched, tflag,
 ):  # fmt: skip
     """Exactly reverse `_ban` of (v, a) (the trail is shortened by `undo`)."""
     if vgs[v] < vgs[v + 1]:  # the variable is in a group
         f = v * weights.shape[0] + a
         if size[v] <= max_set[v]:
             word, bit = a >> 6, np.uint64(1) << np.uint64(a & 63)
-            for k in range(vgs[v], vgs[v + 1]):
+            first, last, decided = _holding(v, dom, size, weights.shape[0], vgs, vva_start)
+            for q in range(first, last):
+                k = vva_member[q] if decided else q
                 if m_in[k] == size[v] and gset[vg[k], word] & bit == np.uint64(0):
                     g_fix[vg[k]] -= 1
         for q in range(vva_start[f], vva_start[f + 1]):
@@ -579,6 +617,7 @@ def _unban(
             m_in[k] += 1
             if m_in[k] == 1:
                 g_poss[vg[k]] += 1
+                g_mask[vg[k]] |= np.uint64(1) << np.uint64(slot[k])
     dom[v, a >> 6] |= np.uint64(1) << np.uint64(a & 63)
     size[v] += 1
     sumw[v] += weights[a]
@@ -591,8 +630,9 @@ def _unban(
 
 @njit(cache=True, _nrt=False)
 def _ban_mask(
-    v, mask, keep, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr,
-    vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, touched, tflag,
+    v, mask, keep, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr, vgs, vg,
+    gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, g_mask, slot, touched, tflag, gqueue,
+    gflag,
 ):  # fmt: skip
     """Ban the values of v inside `mask` (keep=False) or outside it (keep=True)."""
     for w in range(dom.shape[1]):
@@ -601,62 +641,126 @@ def _ban_mask(
             b = trailing_zeros(word)
             word &= ~(np.uint64(1) << np.uint64(b))
             _ban(
-                v, w * 64 + b, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val,
-                ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, touched,
-                tflag,
+                v, w * 64 + b, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr,
+                vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, g_mask, slot,
+                touched, tflag, gqueue, gflag,
             )  # fmt: skip
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def ban_mask(m, s, v, mask, keep):
     """Ban the values of v inside `mask` (keep=False) or outside it (keep=True)."""
     _ban_mask(
         v, mask, keep, s.dom, s.size, s.sumw, s.sumwlw, m.weights, m.wlogw, s.trail_var,
         s.trail_val, s.ctr, m.var_group_start, m.var_group, m.group_set, m.vva_start, m.vva_member,
-        m.max_set, s.m_in, s.g_poss, s.g_fix, s.touched, s.tflag,
+        m.max_set, s.m_in, s.g_poss, s.g_fix, s.g_mask, m.var_slot, s.touched, s.tflag, s.gqueue,
+        s.gflag,
     )  # fmt: skip
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def ban(m, s, v, a):
     """Remove value a from v; it updates size, weight sums, group counters, trail and heap."""
     _ban(
         v, a, s.dom, s.size, s.sumw, s.sumwlw, m.weights, m.wlogw, s.trail_var, s.trail_val,
         s.ctr, m.var_group_start, m.var_group, m.group_set, m.vva_start, m.vva_member, m.max_set,
-        s.m_in, s.g_poss, s.g_fix, s.touched, s.tflag,
+        s.m_in, s.g_poss, s.g_fix, s.g_mask, m.var_slot, s.touched, s.tflag, s.gqueue, s.gflag,
     )  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
 def restrict_to(m, s, v, a):
-    """Ban every value of v but a."""
-    for w in range(s.dom.shape[1]):
-        word = s.dom[v, w]
-        while word != np.uint64(0):
-            b = trailing_zeros(word)
-            word &= ~(np.uint64(1) << np.uint64(b))
-            if w * 64 + b != a:
-                ban(m, s, v, w * 64 + b)
+    """Ban every value of v but a (one call with the tuples: the bans take plain arrays)."""
+    keep = s.scratch
+    keep[0, :] = 0
+    keep[0, a >> 6] = np.uint64(1) << np.uint64(a & 63)
+    ban_mask(m, s, v, keep[0], True)
 
 
 # ---------------------------------------------------------------- propagation
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _push_group(g, ctr, gqueue, gflag):
+    """Queue group g for a look at its bounds (once: a queued group is flagged)."""
+    if gflag[g] == 0:
+        gflag[g] = 1
+        i = ctr[GQHEAD] + ctr[GQLEN]
+        gqueue[i - gqueue.shape[0] if i >= gqueue.shape[0] else i] = g
+        ctr[GQLEN] += 1
+
+
+@njit(cache=True, _nrt=False)
+def _pop_group(ctr, gqueue, gflag):
+    g = gqueue[ctr[GQHEAD]]
+    ctr[GQHEAD] = 0 if ctr[GQHEAD] + 1 == gqueue.shape[0] else ctr[GQHEAD] + 1
+    ctr[GQLEN] -= 1
+    gflag[g] = 0
+    return g
+
+
+@njit(cache=True, _nrt=False)
+def _clear_groups(ctr, gqueue, gflag):
+    """Empty the group queue (after a contradiction, its looks are moot)."""
+    while ctr[GQLEN] > 0:
+        _pop_group(ctr, gqueue, gflag)
+    ctr[GQHEAD] = 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _force_member(
+    u, g, a, force_in, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr, vgs,
+    vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, g_mask, slot, touched, tflag,
+    gqueue, gflag,
+):  # fmt: skip
+    """Ban group g's values from member u (or all others), unless u lies inside the set."""
+    if a >= 0:  # the group's one value
+        if size[u] == 1 or not has(dom, u, a):
+            return
+        if not force_in:
+            _ban(
+                u, a, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr, vgs, vg,
+                gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, g_mask, slot, touched,
+                tflag, gqueue, gflag,
+            )  # fmt: skip
+            return
+    elif not meets(dom, u, gset, g) or inside(dom, u, gset, g):
+        return
+    _ban_mask(
+        u, gset[g], force_in, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr,
+        vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, g_mask, slot, touched,
+        tflag, gqueue, gflag,
+    )  # fmt: skip
+
+
 @njit(cache=True, _nrt=False)
 def _force_group(
-    g, force_in, gstart, gmember, dom, size, sumw, sumwlw, weights, wlogw, trail_var,
-    trail_val, ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, touched,
-    tflag,
+    g, force_in, gstart, gmember, gvalue, dom, size, sumw, sumwlw, weights, wlogw, trail_var,
+    trail_val, ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, g_mask,
+    slot, touched, tflag, gqueue, gflag,
 ):  # fmt: skip
-    """Group g is at a bound: ban its values from (or force them on) the undecided members."""
-    for k in range(gstart[g], gstart[g + 1]):
-        u = gmember[k]
-        if meets(dom, u, gset, g) and not inside(dom, u, gset, g):
-            _ban_mask(
-                u, gset[g], force_in, dom, size, sumw, sumwlw, weights, wlogw, trail_var,
-                trail_val, ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix,
-                touched, tflag,
+    """Group g is at a bound: ban its values from (or force them on) the undecided members.
+
+    A group of at most 64 members visits only its possible members, the bits of g_mask.
+    """
+    first, last = gstart[g], gstart[g + 1]
+    if last - first <= 64:
+        word = g_mask[g]
+        while word != np.uint64(0):
+            k = first + trailing_zeros(word)
+            word &= word - np.uint64(1)
+            _force_member(
+                gmember[k], g, gvalue[g], force_in, dom, size, sumw, sumwlw, weights, wlogw,
+                trail_var, trail_val, ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in,
+                g_poss, g_fix, g_mask, slot, touched, tflag, gqueue, gflag,
             )  # fmt: skip
+        return
+    for k in range(first, last):
+        _force_member(
+            gmember[k], g, gvalue[g], force_in, dom, size, sumw, sumwlw, weights, wlogw,
+            trail_var, trail_val, ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in,
+            g_poss, g_fix, g_mask, slot, touched, tflag, gqueue, gflag,
+        )  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
@@ -674,8 +778,9 @@ def _group_action(g, rules, glo, ghi, g_poss, g_fix):
 
 @njit(cache=True, _nrt=False)
 def _check_nogood(
-    g, ng_start, ng_var, ng_set, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val,
-    ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, touched, tflag,
+    g, ng_start, ng_var, ng_set, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr,
+    vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, g_mask, slot, touched,
+    tflag, gqueue, gflag,
 ):  # fmt: skip
     """Nogood g: fail if all its literals hold, ban the last one's set if all others do."""
     open_literal = -1
@@ -693,7 +798,7 @@ def _check_nogood(
     _ban_mask(
         ng_var[open_literal], ng_set[open_literal], False, dom, size, sumw, sumwlw, weights,
         wlogw, trail_var, trail_val, ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in,
-        g_poss, g_fix, touched, tflag,
+        g_poss, g_fix, g_mask, slot, touched, tflag, gqueue, gflag,
     )  # fmt: skip
 
 
@@ -721,15 +826,33 @@ def _exclude(m, s, v):
 
 @njit(cache=True, _nrt=False)
 def propagate(m, s, rules):
-    """Process the trail's unprocessed bans to a fixpoint; False on a contradiction."""
+    """Process queued groups and unprocessed bans to a fixpoint; False on a contradiction.
+
+    A group is queued by the ban that changed its counters, and looked at before the next
+    ban's neighbours: Sudoku's singles are found before the next cell is touched.
+    """
     dom, size, sumw, sumwlw, compat = s.dom, s.size, s.sumw, s.sumwlw, s.compat
     trail_var, trail_val, ctr, touched, tflag = s.trail_var, s.trail_val, s.ctr, s.touched, s.tflag
-    g_poss, g_fix, m_in = s.g_poss, s.g_fix, s.m_in
+    g_poss, g_fix, g_mask, slot, m_in, gqueue, gflag = (
+        s.g_poss,
+        s.g_fix,
+        s.g_mask,
+        m.var_slot,
+        s.m_in,
+        s.gqueue,
+        s.gflag,
+    )
     weights, wlogw, vgs, vg, gset = m.weights, m.wlogw, m.var_group_start, m.var_group, m.group_set
     vva_start, vva_member, max_set = m.vva_start, m.vva_member, m.max_set
     edge_start, edge_dst, edge_rel, edge_rev = m.edge_start, m.edge_dst, m.edge_rel, m.edge_rev
     rel_start, rel_val = m.rel_start, m.rel_val
-    gstart, gmember, glo, ghi = m.group_start, m.group_member, m.group_lo, m.group_hi
+    gstart, gmember, gvalue, glo, ghi = (
+        m.group_start,
+        m.group_member,
+        m.group_value,
+        m.group_lo,
+        m.group_hi,
+    )
     ng_start, ng_var, ng_set = m.ng_start, m.ng_var, m.ng_set
     ng_watch_start, ng_watch, var_ex_start, fixed = (
         m.ng_watch_start,
@@ -739,8 +862,24 @@ def propagate(m, s, rules):
     )
     if ctr[FAILED] != 0:
         return False
-    while ctr[QHEAD] < ctr[TRAIL_LEN]:
+    while True:
+        if ctr[GQLEN] > 0:
+            g = _pop_group(ctr, gqueue, gflag)
+            action = _group_action(g, rules, glo, ghi, g_poss, g_fix)
+            if action < 0:
+                ctr[FAILED] = 1
+            elif action > 0:
+                _force_group(
+                    g, action == 2, gstart, gmember, gvalue, dom, size, sumw, sumwlw, weights,
+                    wlogw, trail_var, trail_val, ctr, vgs, vg, gset, vva_start, vva_member,
+                    max_set, m_in, g_poss, g_fix, g_mask, slot, touched, tflag, gqueue, gflag,
+                )  # fmt: skip
+            if ctr[FAILED] != 0:
+                return False
+            continue
         k = ctr[QHEAD]
+        if k >= ctr[TRAIL_LEN]:
+            return True
         v = trail_var[k]
         a = trail_val[k]
         for e in range(edge_start[v], edge_start[v + 1]):
@@ -753,9 +892,9 @@ def propagate(m, s, rules):
                 compat[rev, b] = c
                 if c == 0 and has(dom, j, b):
                     _ban(
-                        j, b, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val,
-                        ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix,
-                        touched, tflag,
+                        j, b, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr,
+                        vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, g_mask,
+                        slot, touched, tflag, gqueue, gflag,
                     )  # fmt: skip
         ctr[QHEAD] = k + 1
         if ctr[FAILED] != 0:
@@ -765,7 +904,7 @@ def propagate(m, s, rules):
             _check_nogood(
                 ng_watch[q], ng_start, ng_var, ng_set, dom, size, sumw, sumwlw, weights, wlogw,
                 trail_var, trail_val, ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in,
-                g_poss, g_fix, touched, tflag,
+                g_poss, g_fix, g_mask, slot, touched, tflag, gqueue, gflag,
             )  # fmt: skip
             if ctr[FAILED] != 0:
                 return False
@@ -774,41 +913,14 @@ def propagate(m, s, rules):
             _exclude(m, s, v)
             if ctr[FAILED] != 0:
                 return False
-        if vgs[v] == vgs[v + 1]:
-            continue
-        # the groups whose counters this ban changed: those whose set holds a (possible
-        # members), and, once the domain is small, those it now lies inside (fixed members)
-        first = vva_start[f]
-        last = vva_start[f + 1]
-        small = size[v] <= max_set[v]
-        for q in range(first, last + (vgs[v + 1] - vgs[v] if small else 0)):
-            if q < last:
-                g = vg[vva_member[q]]
-            else:
-                k = vgs[v] + q - last
-                if m_in[k] != size[v]:
-                    continue
-                g = vg[k]
-            action = _group_action(g, rules, glo, ghi, g_poss, g_fix)
-            if action < 0:
-                ctr[FAILED] = 1
-                return False
-            if action > 0:
-                _force_group(
-                    g, action == 2, gstart, gmember, dom, size, sumw, sumwlw, weights, wlogw,
-                    trail_var, trail_val, ctr, vgs, vg, gset, vva_start, vva_member, max_set,
-                    m_in, g_poss, g_fix, touched, tflag,
-                )  # fmt: skip
-                if ctr[FAILED] != 0:
-                    return False
-    return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def undo(m, s, position):
     """Undo every ban after trail `position`, most recent first."""
     dom, size, sumw, sumwlw, compat = s.dom, s.size, s.sumw, s.sumwlw, s.compat
     ctr, touched, tflag, g_poss, g_fix = s.ctr, s.touched, s.tflag, s.g_poss, s.g_fix
+    g_mask, slot = s.g_mask, m.var_slot
     weights, wlogw, vgs, vg, gset = m.weights, m.wlogw, m.var_group_start, m.var_group, m.group_set
     vva_start, vva_member, max_set, m_in = m.vva_start, m.vva_member, m.max_set, s.m_in
     edge_start, edge_rel, edge_rev = m.edge_start, m.edge_rel, m.edge_rev
@@ -825,12 +937,13 @@ def undo(m, s, position):
                     compat[rev, rel_val[p]] += 1
         _unban(
             v, a, dom, size, sumw, sumwlw, weights, wlogw, ctr, vgs, vg, gset, vva_start,
-            vva_member, max_set, m_in, g_poss, g_fix, touched, tflag,
+            vva_member, max_set, m_in, g_poss, g_fix, g_mask, slot, touched, tflag,
         )  # fmt: skip
         s.fixed[v] = 0
     ctr[TRAIL_LEN] = position
     ctr[QHEAD] = min(qhead, position)
     ctr[FAILED] = 0
+    _clear_groups(ctr, s.gqueue, s.gflag)
 
 
 @njit(cache=True, _nrt=False)
@@ -1002,12 +1115,16 @@ def reset(m, s, rules):
         count = m.group_start[g + 1] - m.group_start[g]
         s.g_poss[g] = count if meets(full, 0, m.group_set, g) else 0
         s.g_fix[g] = count if inside(full, 0, m.group_set, g) else 0
+        s.g_mask[g] = 0
+        for i in range(min(count, 64) if s.g_poss[g] > 0 else 0):
+            s.g_mask[g] |= np.uint64(1) << np.uint64(i)
     for k in range(len(m.var_group)):
         inner = 0
         for w in range(words):
             inner += _popcount(full[0, w] & m.group_set[m.var_group[k], w])
         s.m_in[k] = inner
     s.ctr[:] = 0
+    s.gflag[:] = 0
     for v in range(n):
         ban_mask(m, s, v, m.init_dom[v], True)
     for v in range(n):  # values that no neighbour value supports at all
@@ -1015,29 +1132,21 @@ def reset(m, s, rules):
             for a in range(nv):
                 if m.compat0[e, a] == 0 and has(s.dom, v, a):
                     ban(m, s, v, a)
-    for g in range(len(m.group_lo)):
-        action = _group_action(g, rules, m.group_lo, m.group_hi, s.g_poss, s.g_fix)
-        if action < 0:
-            s.ctr[FAILED] = 1
-        elif action > 0:
-            _force_group(
-                g, action == 2, m.group_start, m.group_member, s.dom, s.size, s.sumw, s.sumwlw,
-                m.weights, m.wlogw, s.trail_var, s.trail_val, s.ctr, m.var_group_start,
-                m.var_group, m.group_set, m.vva_start, m.vva_member, m.max_set, s.m_in, s.g_poss,
-                s.g_fix, s.touched, s.tflag,
-            )  # fmt: skip
+    for g in range(len(m.group_lo)):  # every group's bounds get one look
+        _push_group(g, s.ctr, s.gqueue, s.gflag)
     for g in range(len(m.ng_start) - 1):  # nogoods that hold, or nearly, before any ban
         _check_nogood(
-            g, m.ng_start, m.ng_var, m.ng_set, s.dom, s.size, s.sumw, s.sumwlw, m.weights,
-            m.wlogw, s.trail_var, s.trail_val, s.ctr, m.var_group_start, m.var_group,
-            m.group_set, m.vva_start, m.vva_member, m.max_set, s.m_in, s.g_poss, s.g_fix,
-            s.touched, s.tflag,
+            g, m.ng_start, m.ng_var, m.ng_set, s.dom, s.size, s.sumw, s.sumwlw, m.weights, m.wlogw,
+            s.trail_var, s.trail_val, s.ctr, m.var_group_start, m.var_group, m.group_set,
+            m.vva_start, m.vva_member, m.max_set, s.m_in, s.g_poss, s.g_fix, s.g_mask, m.var_slot,
+            s.touched, s.tflag, s.gqueue, s.gflag,
         )  # fmt: skip
     for v in range(n):  # members decided before any ban (a single value)
         if m.var_ex_start[v] < m.var_ex_start[v + 1] and s.size[v] == 1 and s.fixed[v] == 0:
             s.fixed[v] = 1
             _exclude(m, s, v)
     ok = propagate(m, s, rules)
+    _clear_groups(s.ctr, s.gqueue, s.gflag)
     s.ctr[TRAIL_LEN] = 0
     s.ctr[QHEAD] = 0
     s.ctr[NTOUCHED] = 0
@@ -1103,3 +1212,6 @@ def load_state(source, target):
     target.ctr[:] = source.ctr
     target.m_in[:] = source.m_in
     target.fixed[:] = source.fixed
+    target.gqueue[:] = source.gqueue
+    target.gflag[:] = source.gflag
+    target.g_mask[:] = source.g_mask
