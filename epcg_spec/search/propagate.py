@@ -238,7 +238,8 @@ class Network:
         rel_val = np.concatenate([b for _, b in relations]).astype(np.int32)
         edge_start, edge_dst, edge_rel, edge_rev = _edge_tables(n, self._edges)
         lengths = np.diff(rel_start, axis=1)
-        compat0 = lengths[edge_rel].astype(_count_type(nv)) if len(edge_rel) else _empty2(nv)
+        count_type = _count_type(int(lengths.max()) if lengths.size else 0)
+        compat0 = lengths[edge_rel].astype(count_type) if len(edge_rel) else _empty2(nv)
         groups = _group_tables(n, nv, words, self._groups)
         passes = np.zeros((len(relations), words), dtype=np.uint64)
         path = np.zeros((1, words), dtype=np.uint64)
@@ -338,13 +339,13 @@ def _exclusive_tables(n: int, nv: int, groups) -> dict[str, np.ndarray]:
     }
 
 
-def _count_type(nv: int) -> type:
-    """Support counts are at most the number of values: 16 bits halve the memory they stream."""
-    return np.int16 if nv < 2**15 else np.int32
+def _count_type(most: int) -> type:
+    """The narrowest type for support counts up to `most`: less memory streamed per ban."""
+    return np.uint8 if most < 2**8 else np.uint16 if most < 2**16 else np.int32
 
 
 def _empty2(nv: int) -> np.ndarray:
-    return np.zeros((0, nv), dtype=_count_type(nv))
+    return np.zeros((0, nv), dtype=np.uint8)
 
 
 def _bits(mask: np.ndarray) -> np.ndarray:
@@ -553,6 +554,25 @@ def _holding(v, dom, size, n_values, vgs, vva_start):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _drop(v, a, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr, touched, tflag):
+    """The part of a ban every variable needs: bit, size, weight sums, trail, touched set."""
+    dom[v, a >> 6] &= ~(np.uint64(1) << np.uint64(a & 63))
+    size[v] -= 1
+    sumw[v] -= weights[a]
+    sumwlw[v] -= wlogw[a]
+    k = ctr[TRAIL_LEN]
+    trail_var[k] = v
+    trail_val[k] = a
+    ctr[TRAIL_LEN] = k + 1
+    if tflag[v] == 0:
+        tflag[v] = 1
+        touched[ctr[NTOUCHED]] = v
+        ctr[NTOUCHED] += 1
+    if size[v] == 0:
+        ctr[FAILED] = 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _ban(
     v, a, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr, vgs, vg, gset,
     vva_start, vva_member, max_set, m_in, g_poss, g_fix, g_mask, slot, touched, tflag, gqueue,
@@ -564,14 +584,7 @@ def _ban(
     loses a possible member when it reaches 0, and gains a fixed one when it reaches the
     domain size, which can only happen once the size is down to the largest set (max_set).
     """
-    dom[v, a >> 6] &= ~(np.uint64(1) << np.uint64(a & 63))
-    size[v] -= 1
-    sumw[v] -= weights[a]
-    sumwlw[v] -= wlogw[a]
-    k = ctr[TRAIL_LEN]
-    trail_var[k] = v
-    trail_val[k] = a
-    ctr[TRAIL_LEN] = k + 1
+    _drop(v, a, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr, touched, tflag)
     if vgs[v] < vgs[v + 1]:  # the variable is in a group
         f = v * weights.shape[0] + a
         for q in range(vva_start[f], vva_start[f + 1]):
@@ -589,12 +602,6 @@ def _ban(
                 if m_in[k] == size[v] and gset[vg[k], word] & bit == np.uint64(0):
                     g_fix[vg[k]] += 1
                     _push_group(vg[k], ctr, gqueue, gflag)
-    if tflag[v] == 0:
-        tflag[v] = 1
-        touched[ctr[NTOUCHED]] = v
-        ctr[NTOUCHED] += 1
-    if size[v] == 0:
-        ctr[FAILED] = 1
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -829,8 +836,18 @@ def propagate(m, s, rules):
     """Process queued groups and unprocessed bans to a fixpoint; False on a contradiction.
 
     A group is queued by the ban that changed its counters, and looked at before the next
-    ban's neighbours: Sudoku's singles are found before the next cell is touched.
+    ban's neighbours: Sudoku's singles are found before the next cell is touched. A model of
+    support tables alone (plain Wave Function Collapse) runs a copy of the loop compiled
+    without the group, nogood and exclusion code: fewer registers spilled per support.
     """
+    if len(m.group_lo) == 0 and len(m.ng_start) == 1 and len(m.ex_start) == 1:
+        return _propagate_loop(m, s, rules, True)
+    return _propagate_loop(m, s, rules, False)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _propagate_loop(m, s, rules, plain):
+    """The body of `propagate`; `plain` (a constant at each call) leaves out all but supports."""
     dom, size, sumw, sumwlw, compat = s.dom, s.size, s.sumw, s.sumwlw, s.compat
     trail_var, trail_val, ctr, touched, tflag = s.trail_var, s.trail_val, s.ctr, s.touched, s.tflag
     g_poss, g_fix, g_mask, slot, m_in, gqueue, gflag = (
@@ -860,10 +877,11 @@ def propagate(m, s, rules):
         m.var_ex_start,
         s.fixed,
     )
+    any_nogood = len(ng_start) > 1  # else skip the watch lists: n * values words, cold
     if ctr[FAILED] != 0:
         return False
     while True:
-        if ctr[GQLEN] > 0:
+        if not plain and ctr[GQLEN] > 0:
             g = _pop_group(ctr, gqueue, gflag)
             action = _group_action(g, rules, glo, ghi, g_poss, g_fix)
             if action < 0:
@@ -882,25 +900,34 @@ def propagate(m, s, rules):
             return True
         v = trail_var[k]
         a = trail_val[k]
-        for e in range(edge_start[v], edge_start[v + 1]):
+        # unsigned indices: numba adds no negative-index wraparound to the hottest loop
+        for e in range(np.uint64(edge_start[v]), np.uint64(edge_start[v + 1])):
             j = edge_dst[e]
             r = edge_rel[e]
-            rev = edge_rev[e]
-            for p in range(rel_start[r, a], rel_start[r, a + 1]):
+            rev = np.uint64(edge_rev[e])
+            for p in range(np.uint64(rel_start[r, a]), np.uint64(rel_start[r, a + 1])):
                 b = rel_val[p]
-                c = compat[rev, b] - 1
-                compat[rev, b] = c
+                c = compat[rev, np.uint64(b)] - 1
+                compat[rev, np.uint64(b)] = c
                 if c == 0 and has(dom, j, b):
-                    _ban(
-                        j, b, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr,
-                        vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, g_mask,
-                        slot, touched, tflag, gqueue, gflag,
-                    )  # fmt: skip
+                    if plain:
+                        _drop(
+                            j, b, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val,
+                            ctr, touched, tflag,
+                        )  # fmt: skip
+                    else:
+                        _ban(
+                            j, b, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val,
+                            ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss,
+                            g_fix, g_mask, slot, touched, tflag, gqueue, gflag,
+                        )  # fmt: skip
         ctr[QHEAD] = k + 1
         if ctr[FAILED] != 0:
             return False
+        if plain:
+            continue
         f = v * weights.shape[0] + a
-        for q in range(ng_watch_start[f], ng_watch_start[f + 1]):
+        for q in range(ng_watch_start[f], ng_watch_start[f + 1] if any_nogood else 0):
             _check_nogood(
                 ng_watch[q], ng_start, ng_var, ng_set, dom, size, sumw, sumwlw, weights, wlogw,
                 trail_var, trail_val, ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in,
@@ -929,12 +956,12 @@ def undo(m, s, position):
     for k in range(ctr[TRAIL_LEN] - 1, position - 1, -1):
         v = s.trail_var[k]
         a = s.trail_val[k]
-        if k < qhead:
-            for e in range(edge_start[v], edge_start[v + 1]):
+        if k < qhead:  # unsigned indices, as in `propagate`
+            for e in range(np.uint64(edge_start[v]), np.uint64(edge_start[v + 1])):
                 r = edge_rel[e]
-                rev = edge_rev[e]
-                for p in range(rel_start[r, a], rel_start[r, a + 1]):
-                    compat[rev, rel_val[p]] += 1
+                rev = np.uint64(edge_rev[e])
+                for p in range(np.uint64(rel_start[r, a]), np.uint64(rel_start[r, a + 1])):
+                    compat[rev, np.uint64(rel_val[p])] += 1
         _unban(
             v, a, dom, size, sumw, sumwlw, weights, wlogw, ctr, vgs, vg, gset, vva_start,
             vva_member, max_set, m_in, g_poss, g_fix, g_mask, slot, touched, tflag,

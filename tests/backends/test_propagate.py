@@ -148,3 +148,37 @@ def test_counting_agrees_with_brute_force(plain, heuristic):
         net.group(members, sorted(chosen), lo, hi)
     expected = sum(1 for _ in plain.solutions())
     assert backtrack.count(net.compile(), heuristic=heuristic) == (expected, True)
+
+
+@pytest.mark.parametrize("k,dtype", [(256, np.uint8), (257, np.uint16)])
+def test_support_counts_fit_the_largest_support_list(k, dtype):
+    # "different" on k values: every value has k - 1 supports; k * (k - 1) ordered pairs
+    net = Network(2, k)
+    net.edges([0], [1], net.relation(~np.eye(k, dtype=bool)))
+    model = net.compile()
+    assert model.compat0.dtype == dtype
+    assert backtrack.count(model) == (k * (k - 1), True)
+
+
+def test_supports_only_and_general_propagation_agree():
+    # a vacuous group (0..n members) never acts, but sends propagation down the general loop
+    def grid(vacuous: bool) -> Network:
+        side, k = 16, 6
+        rng = np.random.default_rng(0)  # random rules that make some guesses fail
+        right, down = rng.random((k, k)) < 0.35, rng.random((k, k)) < 0.35
+        net = Network(side * side, k, weights=rng.random(k) + 0.2)
+        cells = np.arange(side * side).reshape(side, side)
+        net.edges(cells[:, :-1], cells[:, 1:], net.relation(right))
+        net.edges(cells[:-1, :], cells[1:, :], net.relation(down))
+        if vacuous:
+            net.group(cells.ravel(), [0], 0, side * side)
+        return net
+
+    policy = backtrack.Policy(max_backtracks=-1, attempts=1)
+    for seed in (0, 2):
+        plain = backtrack.solve(grid(False).compile(), seed, policy)
+        general = backtrack.solve(grid(True).compile(), seed, policy)
+        assert plain.status == general.status == "solved"
+        assert plain.backtracks > 0
+        assert np.array_equal(plain.values, general.values)
+        assert (plain.decisions, plain.backtracks) == (general.decisions, general.backtracks)
