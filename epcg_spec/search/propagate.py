@@ -102,6 +102,13 @@ TRAIL_LEN, QHEAD, DEPTH, HSIZE, NTOUCHED, FAILED = 0, 1, 2, 3, 4, 5
 STEPS, CONTRADICTIONS, BACKTRACKS, SOLUTIONS, STAMP, GQHEAD, GQLEN = 6, 7, 8, 9, 10, 11, 12
 N_COUNTERS = 13
 
+# index tables the kernels read in their hot loops are unsigned: numba then adds no
+# negative-index wraparound to each access (and uint32 mixed with int64 stays an integer)
+INDEX = np.uint32
+
+# which propagators a model has (`propagate` runs a loop compiled for each case)
+SUPPORTS_ONLY, GROUPS_ONLY, EVERY_PROPAGATOR = 0, 1, 2
+
 ENTROPY_NOISE = 1e-6
 MRV_NOISE = 0.5
 
@@ -235,7 +242,7 @@ class Network:
         for r, (a, _) in enumerate(relations):
             rel_start[r] = offset + np.concatenate([[0], np.cumsum(np.bincount(a, minlength=nv))])
             offset += len(a)
-        rel_val = np.concatenate([b for _, b in relations]).astype(np.int32)
+        rel_val = np.concatenate([b for _, b in relations]).astype(INDEX)
         edge_start, edge_dst, edge_rel, edge_rev = _edge_tables(n, self._edges)
         lengths = np.diff(rel_start, axis=1)
         count_type = _count_type(int(lengths.max()) if lengths.size else 0)
@@ -360,7 +367,7 @@ def _bits(mask: np.ndarray) -> np.ndarray:
 
 def _edge_tables(n: int, parts) -> tuple[np.ndarray, ...]:
     if not parts:
-        empty = np.zeros(0, dtype=np.int32)
+        empty = np.zeros(0, dtype=INDEX)
         return np.zeros(n + 1, dtype=np.int32), empty, empty, empty
     src = np.concatenate([p[0] for p in parts])
     dst = np.concatenate([p[1] for p in parts])
@@ -381,16 +388,14 @@ def _edge_tables(n: int, parts) -> tuple[np.ndarray, ...]:
     rev = position[partner][order]
     src, dst, rel = src[order], dst[order], rel[order]
     edge_start = np.searchsorted(src, np.arange(n + 1), side="left").astype(np.int32)
-    return edge_start, dst.astype(np.int32), rel.astype(np.int32), rev.astype(np.int32)
+    return edge_start, dst.astype(INDEX), rel.astype(INDEX), rev.astype(INDEX)
 
 
 def _group_tables(n: int, nv: int, words: int, groups) -> dict[str, np.ndarray]:
     count = len(groups)
     sizes = [len(g[0]) for g in groups]
     group_start = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int32)
-    members = (
-        np.concatenate([g[0] for g in groups]).astype(np.int32) if groups else np.zeros(0, np.int32)
-    )
+    members = np.concatenate([g[0] for g in groups]).astype(INDEX) if groups else np.zeros(0, INDEX)
     owner = np.repeat(np.arange(count, dtype=np.int32), sizes)
     order = np.argsort(members, kind="stable")
     var_group_start = np.searchsorted(members[order], np.arange(n + 1), side="left")
@@ -401,7 +406,7 @@ def _group_tables(n: int, nv: int, words: int, groups) -> dict[str, np.ndarray]:
     sets = np.zeros((count, words * 64), dtype=bool)
     for g, (_, mask, _, _) in enumerate(groups):
         sets[g, : len(mask)] = mask
-    var_of = members[order]
+    var_of = members[order].astype(np.int64)
     group_of = owner[order]
     pairs = [(v * nv + a, k) for k, (v, g) in enumerate(zip(var_of, group_of, strict=True))
              for a in np.flatnonzero(sets[g, :nv])]  # fmt: skip
@@ -418,10 +423,10 @@ def _group_tables(n: int, nv: int, words: int, groups) -> dict[str, np.ndarray]:
         "group_lo": np.array([g[2] for g in groups], dtype=np.int32),
         "group_hi": np.array([g[3] for g in groups], dtype=np.int32),
         "var_group_start": var_group_start.astype(np.int32),
-        "var_group": owner[order].astype(np.int32),
+        "var_group": owner[order].astype(INDEX),
         "var_slot": ((np.arange(len(members)) - group_start[owner]) % 64)[order].astype(np.int32),
         "vva_start": vva_start.astype(np.int32),
-        "vva_member": np.array([p[1] for p in pairs], dtype=np.int32),
+        "vva_member": np.array([p[1] for p in pairs], dtype=INDEX),
         "max_set": max_set,
         "group_value": np.array(
             [np.flatnonzero(g[1])[0] if g[1].sum() == 1 else -1 for g in groups], dtype=np.int32
@@ -441,8 +446,8 @@ def new_state(model: Model) -> State:
         compat=np.zeros_like(model.compat0),
         g_poss=np.zeros(groups, dtype=np.int32),
         g_fix=np.zeros(groups, dtype=np.int32),
-        trail_var=np.zeros(n * nv, dtype=np.int32),
-        trail_val=np.zeros(n * nv, dtype=np.int32),
+        trail_var=np.zeros(n * nv, dtype=INDEX),
+        trail_val=np.zeros(n * nv, dtype=INDEX),
         fr_var=np.zeros(n + 1, dtype=np.int32),
         fr_val=np.zeros(n + 1, dtype=np.int32),
         fr_trail=np.zeros(n + 1, dtype=np.int32),
@@ -459,7 +464,7 @@ def new_state(model: Model) -> State:
         m_in=np.zeros(len(model.var_group), dtype=np.int32),
         fixed=np.zeros(n, dtype=np.uint8),
         scratch=np.zeros((1, words), dtype=np.uint64),
-        gqueue=np.zeros(max(groups, 1), dtype=np.int32),
+        gqueue=np.zeros(max(groups, 1), dtype=INDEX),
         gflag=np.zeros(max(groups, 1), dtype=np.uint8),
         g_mask=np.zeros(groups, dtype=np.uint64),
     )
@@ -587,21 +592,23 @@ def _ban(
     _drop(v, a, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr, touched, tflag)
     if vgs[v] < vgs[v + 1]:  # the variable is in a group
         f = v * weights.shape[0] + a
-        for q in range(vva_start[f], vva_start[f + 1]):
-            k = vva_member[q]
+        for q in range(np.uint64(vva_start[f]), np.uint64(vva_start[f + 1])):
+            k = np.uint64(vva_member[q])
             m_in[k] -= 1
             if m_in[k] == 0:
-                g_poss[vg[k]] -= 1
-                g_mask[vg[k]] &= ~(np.uint64(1) << np.uint64(slot[k]))
-                _push_group(vg[k], ctr, gqueue, gflag)
+                g = np.uint64(vg[k])
+                g_poss[g] -= 1
+                g_mask[g] &= ~(np.uint64(1) << np.uint64(slot[k]))
+                _push_group(g, ctr, gqueue, gflag)
         if size[v] <= max_set[v]:
             word, bit = a >> 6, np.uint64(1) << np.uint64(a & 63)
             first, last, decided = _holding(v, dom, size, weights.shape[0], vgs, vva_start)
-            for q in range(first, last):
-                k = vva_member[q] if decided else q
-                if m_in[k] == size[v] and gset[vg[k], word] & bit == np.uint64(0):
-                    g_fix[vg[k]] += 1
-                    _push_group(vg[k], ctr, gqueue, gflag)
+            for q in range(np.uint64(first), np.uint64(last)):
+                k = np.uint64(vva_member[q]) if decided else q
+                g = np.uint64(vg[k])
+                if m_in[k] == size[v] and gset[g, word] & bit == np.uint64(0):
+                    g_fix[g] += 1
+                    _push_group(g, ctr, gqueue, gflag)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -615,16 +622,18 @@ def _unban(
         if size[v] <= max_set[v]:
             word, bit = a >> 6, np.uint64(1) << np.uint64(a & 63)
             first, last, decided = _holding(v, dom, size, weights.shape[0], vgs, vva_start)
-            for q in range(first, last):
-                k = vva_member[q] if decided else q
-                if m_in[k] == size[v] and gset[vg[k], word] & bit == np.uint64(0):
-                    g_fix[vg[k]] -= 1
-        for q in range(vva_start[f], vva_start[f + 1]):
-            k = vva_member[q]
+            for q in range(np.uint64(first), np.uint64(last)):
+                k = np.uint64(vva_member[q]) if decided else q
+                g = np.uint64(vg[k])
+                if m_in[k] == size[v] and gset[g, word] & bit == np.uint64(0):
+                    g_fix[g] -= 1
+        for q in range(np.uint64(vva_start[f]), np.uint64(vva_start[f + 1])):
+            k = np.uint64(vva_member[q])
             m_in[k] += 1
             if m_in[k] == 1:
-                g_poss[vg[k]] += 1
-                g_mask[vg[k]] |= np.uint64(1) << np.uint64(slot[k])
+                g = np.uint64(vg[k])
+                g_poss[g] += 1
+                g_mask[g] |= np.uint64(1) << np.uint64(slot[k])
     dom[v, a >> 6] |= np.uint64(1) << np.uint64(a & 63)
     size[v] += 1
     sumw[v] += weights[a]
@@ -840,14 +849,20 @@ def propagate(m, s, rules):
     support tables alone (plain Wave Function Collapse) runs a copy of the loop compiled
     without the group, nogood and exclusion code: fewer registers spilled per support.
     """
-    if len(m.group_lo) == 0 and len(m.ng_start) == 1 and len(m.ex_start) == 1:
-        return _propagate_loop(m, s, rules, True)
-    return _propagate_loop(m, s, rules, False)
+    if len(m.ng_start) == 1 and len(m.ex_start) == 1:
+        if len(m.group_lo) == 0:
+            return _propagate_loop(m, s, rules, SUPPORTS_ONLY)
+        if len(m.edge_dst) == 0:
+            return _propagate_loop(m, s, rules, GROUPS_ONLY)
+    return _propagate_loop(m, s, rules, EVERY_PROPAGATOR)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _propagate_loop(m, s, rules, plain):
-    """The body of `propagate`; `plain` (a constant at each call) leaves out all but supports."""
+def _propagate_loop(m, s, rules, which):
+    """The body of `propagate`; `which` (a constant at each call) leaves out what is absent."""
+    plain = which == SUPPORTS_ONLY
+    supports = which != GROUPS_ONLY
+    others = which == EVERY_PROPAGATOR
     dom, size, sumw, sumwlw, compat = s.dom, s.size, s.sumw, s.sumwlw, s.compat
     trail_var, trail_val, ctr, touched, tflag = s.trail_var, s.trail_val, s.ctr, s.touched, s.tflag
     g_poss, g_fix, g_mask, slot, m_in, gqueue, gflag = (
@@ -900,6 +915,9 @@ def _propagate_loop(m, s, rules, plain):
             return True
         v = trail_var[k]
         a = trail_val[k]
+        if not supports:
+            ctr[QHEAD] = k + 1
+            continue
         # unsigned indices: numba adds no negative-index wraparound to the hottest loop
         for e in range(np.uint64(edge_start[v]), np.uint64(edge_start[v + 1])):
             j = edge_dst[e]
@@ -924,7 +942,7 @@ def _propagate_loop(m, s, rules, plain):
         ctr[QHEAD] = k + 1
         if ctr[FAILED] != 0:
             return False
-        if plain:
+        if not others:
             continue
         f = v * weights.shape[0] + a
         for q in range(ng_watch_start[f], ng_watch_start[f + 1] if any_nogood else 0):
