@@ -57,9 +57,8 @@ state and every kernel that changes it:
   the groups whose value set holds the value; a ban that changes a group's counters queues
   the group (`gqueue`, flagged in `gflag`), and `propagate` looks at queued groups before the
   next ban's neighbours. A group of at most 64 members also keeps its possible members as a
-  bit set (`g_mask`), so forcing visits only those, and a group over a single value bans that
-  bit directly. Once a variable is down to one value, only the memberships of that value can
-  gain a fixed member: 3 of a Sudoku cell's 27.
+  bit set (`g_mask`), so forcing visits only those. Once a variable is down to one value,
+  only the memberships of that value can gain a fixed member: 3 of a Sudoku cell's 27.
 
 Kernels from a domain may call these by module-level name (see sudoku/kernels.py): `reset`,
 `load_state`, `restrict_to`, `ban`, `propagate`, `undo`, `begin_attempt`, and
@@ -67,10 +66,15 @@ Kernels from a domain may call these by module-level name (see sudoku/kernels.py
 compiled with numba's runtime off (`_nrt=False`): a call passing the Model or State tuples,
 or unpacking them, otherwise pays an atomic reference count per array, which made a Sudoku
 search 5 times slower and one WFC ban 20 times slower. Even without reference counts, a call
-passing the tuples copies every array header in them (hundreds of words): `ban`, `ban_mask`
-and `undo` are inlined into their callers, and `restrict_to` bans through one `ban_mask`
-call, not one `ban` per value (Sudoku's uniqueness proofs 1.5x faster). Inlining the large
-kernels (`propagate`, `_backtrack`) was measured slower. numba's disk cache of a function is
+passing the tuples copies every array header in them (hundreds of words), and so does a
+call passing a few dozen plain arrays (one array is 7 words or more): `ban`, `ban_mask`,
+`undo` and the group forcing are inlined into their callers (forcing inlined made Sudoku's
+uniqueness proofs 1.4x faster), and `restrict_to` bans through one `ban_mask` call, not one
+`ban` per value. Inlining the large kernels (`propagate`, `_backtrack`) was measured slower,
+and so was adding two arrays to every ban's arguments (2x slower). Index tables are unsigned
+(`INDEX`), so numba adds no negative-index wraparound to their accesses, and a model of
+support tables alone, or of groups alone, runs a copy of the propagation loop compiled
+without the code of the others. numba's disk cache of a function is
 keyed on its own file only: after editing this module, delete the cached files of modules
 that inline its kernels (backtrack.py, sudoku/kernels.py).
 """
@@ -117,7 +121,7 @@ Model = namedtuple(
     (
         "n_vars n_values n_words weights wlogw edge_start edge_dst edge_rel edge_rev rel_start "
         "rel_val compat0 group_start group_member group_set group_lo group_hi var_group_start "
-        "var_group var_slot vva_start vva_member max_set group_value init_dom conn_on conn_path "
+        "var_group var_slot vva_start vva_member max_set init_dom conn_on conn_path "
         "conn_pass "
         "ng_start ng_var ng_set ng_watch_start ng_watch ex_start ex_member var_ex_start var_ex "
         "ex_use_start ex_use ex_user_start ex_user"
@@ -428,9 +432,6 @@ def _group_tables(n: int, nv: int, words: int, groups) -> dict[str, np.ndarray]:
         "vva_start": vva_start.astype(np.int32),
         "vva_member": np.array([p[1] for p in pairs], dtype=INDEX),
         "max_set": max_set,
-        "group_value": np.array(
-            [np.flatnonzero(g[1])[0] if g[1].sum() == 1 else -1 for g in groups], dtype=np.int32
-        ),
     }
 
 
@@ -724,59 +725,43 @@ def _clear_groups(ctr, gqueue, gflag):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _force_member(
-    u, g, a, force_in, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr, vgs,
-    vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, g_mask, slot, touched, tflag,
-    gqueue, gflag,
-):  # fmt: skip
-    """Ban group g's values from member u (or all others), unless u lies inside the set."""
-    if a >= 0:  # the group's one value
-        if size[u] == 1 or not has(dom, u, a):
-            return
-        if not force_in:
-            _ban(
-                u, a, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr, vgs, vg,
-                gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, g_mask, slot, touched,
-                tflag, gqueue, gflag,
-            )  # fmt: skip
-            return
-    elif not meets(dom, u, gset, g) or inside(dom, u, gset, g):
-        return
-    _ban_mask(
-        u, gset[g], force_in, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr,
-        vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, g_mask, slot, touched,
-        tflag, gqueue, gflag,
-    )  # fmt: skip
-
-
-@njit(cache=True, _nrt=False)
 def _force_group(
-    g, force_in, gstart, gmember, gvalue, dom, size, sumw, sumwlw, weights, wlogw, trail_var,
-    trail_val, ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, g_mask,
-    slot, touched, tflag, gqueue, gflag,
+    g, force_in, gstart, gmember, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val,
+    ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, g_mask, slot,
+    touched, tflag, gqueue, gflag,
 ):  # fmt: skip
     """Group g is at a bound: ban its values from (or force them on) the undecided members.
 
-    A group of at most 64 members visits only its possible members, the bits of g_mask.
+    A group of at most 64 members visits only its possible members, the bits of g_mask (as
+    they were on entry). Inlined into `propagate`, with one `_ban` site: a call passing these
+    arrays cost more than the bans themselves (about 190 words pushed per call).
     """
     first, last = gstart[g], gstart[g + 1]
-    if last - first <= 64:
-        word = g_mask[g]
-        while word != np.uint64(0):
-            k = first + trailing_zeros(word)
-            word &= word - np.uint64(1)
-            _force_member(
-                gmember[k], g, gvalue[g], force_in, dom, size, sumw, sumwlw, weights, wlogw,
-                trail_var, trail_val, ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in,
-                g_poss, g_fix, g_mask, slot, touched, tflag, gqueue, gflag,
-            )  # fmt: skip
-        return
-    for k in range(first, last):
-        _force_member(
-            gmember[k], g, gvalue[g], force_in, dom, size, sumw, sumwlw, weights, wlogw,
-            trail_var, trail_val, ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in,
-            g_poss, g_fix, g_mask, slot, touched, tflag, gqueue, gflag,
-        )  # fmt: skip
+    small = last - first <= 64
+    members = g_mask[g]
+    k = first
+    while True:
+        if small:
+            if members == np.uint64(0):
+                return
+            k = first + trailing_zeros(members)
+            members &= members - np.uint64(1)
+        elif k >= last:
+            return
+        u = gmember[k]
+        k += 1
+        if not meets(dom, u, gset, g) or inside(dom, u, gset, g):
+            continue  # no value of the group, or only values of the group: nothing to do
+        for w in range(dom.shape[1]):
+            bits = dom[u, w] & (~gset[g, w] if force_in else gset[g, w])
+            while bits != np.uint64(0):
+                b = trailing_zeros(bits)
+                bits &= bits - np.uint64(1)
+                _ban(
+                    u, w * 64 + b, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val,
+                    ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix,
+                    g_mask, slot, touched, tflag, gqueue, gflag,
+                )  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
@@ -878,13 +863,7 @@ def _propagate_loop(m, s, rules, which):
     vva_start, vva_member, max_set = m.vva_start, m.vva_member, m.max_set
     edge_start, edge_dst, edge_rel, edge_rev = m.edge_start, m.edge_dst, m.edge_rel, m.edge_rev
     rel_start, rel_val = m.rel_start, m.rel_val
-    gstart, gmember, gvalue, glo, ghi = (
-        m.group_start,
-        m.group_member,
-        m.group_value,
-        m.group_lo,
-        m.group_hi,
-    )
+    gstart, gmember, glo, ghi = m.group_start, m.group_member, m.group_lo, m.group_hi
     ng_start, ng_var, ng_set = m.ng_start, m.ng_var, m.ng_set
     ng_watch_start, ng_watch, var_ex_start, fixed = (
         m.ng_watch_start,
@@ -903,7 +882,7 @@ def _propagate_loop(m, s, rules, which):
                 ctr[FAILED] = 1
             elif action > 0:
                 _force_group(
-                    g, action == 2, gstart, gmember, gvalue, dom, size, sumw, sumwlw, weights,
+                    g, action == 2, gstart, gmember, dom, size, sumw, sumwlw, weights,
                     wlogw, trail_var, trail_val, ctr, vgs, vg, gset, vva_start, vva_member,
                     max_set, m_in, g_poss, g_fix, g_mask, slot, touched, tflag, gqueue, gflag,
                 )  # fmt: skip
