@@ -61,7 +61,7 @@ from .propagate import (
     propagate,
     reset,
     restrict_to,
-    settle,
+    settle_heap,
     undo,
 )
 
@@ -103,7 +103,10 @@ def search(m, s, heuristic, rules, max_backtracks, count_limit, budget, conn_eve
         if ok and m.conn_on != 0 and s.ctr[STEPS] % conn_every == 0:
             ok = connectivity_ok(m, s)
         if ok:
-            settle(s, heuristic)
+            settle_heap(
+                s.heap, s.hpos, s.hkey, s.ctr, s.sumw, s.sumwlw, s.size, s.noise, s.touched,
+                s.tflag, heuristic,
+            )  # fmt: skip
             if s.ctr[HSIZE] == 0:
                 if connectivity_ok(m, s):
                     s.ctr[SOLUTIONS] += 1
@@ -128,7 +131,7 @@ def search(m, s, heuristic, rules, max_backtracks, count_limit, budget, conn_eve
             return PAUSED
         budget -= 1
         v = s.heap[0]
-        a = choose_value(m, s, v)
+        a = choose_value(s.rng, s.sumw, s.dom, m.weights, v)
         d = s.ctr[DEPTH]
         s.fr_var[d] = v
         s.fr_val[d] = a

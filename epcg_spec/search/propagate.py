@@ -1060,15 +1060,15 @@ def _sift_down(heap, hpos, hkey, n, i):
 @njit(cache=True, _nrt=False)
 def settle(s, heuristic):
     """Bring the heap up to date for every variable touched since the last call."""
-    heap, hpos, hkey, ctr = s.heap, s.hpos, s.hkey, s.ctr
-    sumw, sumwlw, size, noise, touched, tflag = (
-        s.sumw,
-        s.sumwlw,
-        s.size,
-        s.noise,
-        s.touched,
-        s.tflag,
-    )
+    settle_heap(
+        s.heap, s.hpos, s.hkey, s.ctr, s.sumw, s.sumwlw, s.size, s.noise, s.touched, s.tflag,
+        heuristic,
+    )  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def settle_heap(heap, hpos, hkey, ctr, sumw, sumwlw, size, noise, touched, tflag, heuristic):
+    """`settle` on the arrays it needs: the search calls it per decision, without the tuples."""
     for k in range(ctr[NTOUCHED]):
         v = touched[k]
         tflag[v] = 0
@@ -1097,17 +1097,17 @@ def settle(s, heuristic):
 
 
 @njit(cache=True, _nrt=False)
-def choose_value(m, s, v):
+def choose_value(rng, sumw, dom, weights, v):
     """A value of v drawn by weight."""
-    target = next_unit(s.rng) * s.sumw[v]
+    target = next_unit(rng) * sumw[v]
     last = -1
-    for w in range(s.dom.shape[1]):
-        word = s.dom[v, w]
+    for w in range(dom.shape[1]):
+        word = dom[v, w]
         while word != np.uint64(0):
             b = trailing_zeros(word)
             word &= ~(np.uint64(1) << np.uint64(b))
             last = w * 64 + b
-            target -= m.weights[last]
+            target -= weights[last]
             if target < 0.0:
                 return last
     return last
