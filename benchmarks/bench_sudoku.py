@@ -66,7 +66,7 @@ def uniqueness() -> None:
         plain = best_of(lambda g=grid: count_solutions(list(g), 3, 2))
         print(
             f"{name:<16} {plain * 1e3:>11.1f}ms {ours * 1e3:>9.3f}ms {inner * 1e3:>8.3f}ms  "
-            f"{plain / ours:>3.0f}x, {plain / inner:>3.0f}x"
+            f"{plain / ours:>5.1f}x, {plain / inner:>5.1f}x"
         )
 
 
