@@ -73,8 +73,10 @@ uniqueness proofs 1.4x faster), and `restrict_to` bans through one `ban_mask` ca
 `ban` per value. Inlining the large kernels (`propagate`, `_backtrack`) was measured slower,
 and so was adding two arrays to every ban's arguments (2x slower). Index tables are unsigned
 (`INDEX`), so numba adds no negative-index wraparound to their accesses, and a model of
-support tables alone, or of groups alone, runs a copy of the propagation loop compiled
-without the code of the others. numba's disk cache of a function is
+support tables alone runs a copy of the propagation loop compiled without the group code (a
+copy for group-only models gained nothing measurable and cost compile time: numba
+re-optimises `propagate` inside every top-level kernel that reaches it). numba's disk cache
+of a function is
 keyed on its own file only: after editing this module, delete the cached files of modules
 that inline its kernels (backtrack.py, sudoku/kernels.py).
 """
@@ -109,9 +111,6 @@ N_COUNTERS = 13
 # index tables the kernels read in their hot loops are unsigned: numba then adds no
 # negative-index wraparound to each access (and uint32 mixed with int64 stays an integer)
 INDEX = np.uint32
-
-# which propagators a model has (`propagate` runs a loop compiled for each case)
-SUPPORTS_ONLY, GROUPS_ONLY, EVERY_PROPAGATOR = 0, 1, 2
 
 ENTROPY_NOISE = 1e-6
 MRV_NOISE = 0.5
@@ -834,20 +833,14 @@ def propagate(m, s, rules):
     support tables alone (plain Wave Function Collapse) runs a copy of the loop compiled
     without the group, nogood and exclusion code: fewer registers spilled per support.
     """
-    if len(m.ng_start) == 1 and len(m.ex_start) == 1:
-        if len(m.group_lo) == 0:
-            return _propagate_loop(m, s, rules, SUPPORTS_ONLY)
-        if len(m.edge_dst) == 0:
-            return _propagate_loop(m, s, rules, GROUPS_ONLY)
-    return _propagate_loop(m, s, rules, EVERY_PROPAGATOR)
+    if len(m.group_lo) == 0 and len(m.ng_start) == 1 and len(m.ex_start) == 1:
+        return _propagate_loop(m, s, rules, True)
+    return _propagate_loop(m, s, rules, False)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _propagate_loop(m, s, rules, which):
-    """The body of `propagate`; `which` (a constant at each call) leaves out what is absent."""
-    plain = which == SUPPORTS_ONLY
-    supports = which != GROUPS_ONLY
-    others = which == EVERY_PROPAGATOR
+def _propagate_loop(m, s, rules, plain):
+    """The body of `propagate`; `plain` (a constant at each call) leaves out all but supports."""
     dom, size, sumw, sumwlw, compat = s.dom, s.size, s.sumw, s.sumwlw, s.compat
     trail_var, trail_val, ctr, touched, tflag = s.trail_var, s.trail_val, s.ctr, s.touched, s.tflag
     g_poss, g_fix, g_mask, slot, m_in, gqueue, gflag = (
@@ -894,9 +887,6 @@ def _propagate_loop(m, s, rules, which):
             return True
         v = trail_var[k]
         a = trail_val[k]
-        if not supports:
-            ctr[QHEAD] = k + 1
-            continue
         # unsigned indices: numba adds no negative-index wraparound to the hottest loop
         for e in range(np.uint64(edge_start[v]), np.uint64(edge_start[v + 1])):
             j = edge_dst[e]
@@ -921,7 +911,7 @@ def _propagate_loop(m, s, rules, which):
         ctr[QHEAD] = k + 1
         if ctr[FAILED] != 0:
             return False
-        if not others:
+        if plain:
             continue
         f = v * weights.shape[0] + a
         for q in range(ng_watch_start[f], ng_watch_start[f + 1] if any_nogood else 0):
