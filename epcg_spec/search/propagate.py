@@ -578,6 +578,29 @@ def _drop(v, a, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, c
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _count_fixed(
+    v, a, delta, dom, size, weights, ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in,
+    g_fix, gqueue, gflag,
+):  # fmt: skip
+    """Add delta to g_fix of the groups v holds entirely once a is banned (+1) or back (-1).
+
+    Only possible once v's size is down to the largest set it belongs to (max_set); a gain
+    queues the group.
+    """
+    if size[v] > max_set[v]:
+        return
+    word, bit = a >> 6, np.uint64(1) << np.uint64(a & 63)
+    first, last, decided = _holding(v, dom, size, weights.shape[0], vgs, vva_start)
+    for q in range(np.uint64(first), np.uint64(last)):
+        k = np.uint64(vva_member[q]) if decided else q
+        g = np.uint64(vg[k])
+        if m_in[k] == size[v] and gset[g, word] & bit == np.uint64(0):
+            g_fix[g] += delta
+            if delta > 0:
+                _push_group(g, ctr, gqueue, gflag)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _ban(
     v, a, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr, vgs, vg, gset,
     vva_start, vva_member, max_set, m_in, g_poss, g_fix, g_mask, slot, touched, tflag, gqueue,
@@ -600,33 +623,24 @@ def _ban(
                 g_poss[g] -= 1
                 g_mask[g] &= ~(np.uint64(1) << np.uint64(slot[k]))
                 _push_group(g, ctr, gqueue, gflag)
-        if size[v] <= max_set[v]:
-            word, bit = a >> 6, np.uint64(1) << np.uint64(a & 63)
-            first, last, decided = _holding(v, dom, size, weights.shape[0], vgs, vva_start)
-            for q in range(np.uint64(first), np.uint64(last)):
-                k = np.uint64(vva_member[q]) if decided else q
-                g = np.uint64(vg[k])
-                if m_in[k] == size[v] and gset[g, word] & bit == np.uint64(0):
-                    g_fix[g] += 1
-                    _push_group(g, ctr, gqueue, gflag)
+        _count_fixed(
+            v, a, 1, dom, size, weights, ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in,
+            g_fix, gqueue, gflag,
+        )  # fmt: skip
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _unban(
     v, a, dom, size, sumw, sumwlw, weights, wlogw, ctr, vgs, vg, gset, vva_start, vva_member,
-    max_set, m_in, g_poss, g_fix, g_mask, slot, touched, tflag,
+    max_set, m_in, g_poss, g_fix, g_mask, slot, touched, tflag, gqueue, gflag,
 ):  # fmt: skip
     """Exactly reverse `_ban` of (v, a) (the trail is shortened by `undo`)."""
     if vgs[v] < vgs[v + 1]:  # the variable is in a group
         f = v * weights.shape[0] + a
-        if size[v] <= max_set[v]:
-            word, bit = a >> 6, np.uint64(1) << np.uint64(a & 63)
-            first, last, decided = _holding(v, dom, size, weights.shape[0], vgs, vva_start)
-            for q in range(np.uint64(first), np.uint64(last)):
-                k = np.uint64(vva_member[q]) if decided else q
-                g = np.uint64(vg[k])
-                if m_in[k] == size[v] and gset[g, word] & bit == np.uint64(0):
-                    g_fix[g] -= 1
+        _count_fixed(
+            v, a, -1, dom, size, weights, ctr, vgs, vg, gset, vva_start, vva_member, max_set,
+            m_in, g_fix, gqueue, gflag,
+        )  # fmt: skip
         for q in range(np.uint64(vva_start[f]), np.uint64(vva_start[f + 1])):
             k = np.uint64(vva_member[q])
             m_in[k] += 1
@@ -951,7 +965,8 @@ def undo(m, s, position):
                     compat[rev, np.uint64(rel_val[p])] += 1
         _unban(
             v, a, dom, size, sumw, sumwlw, weights, wlogw, ctr, vgs, vg, gset, vva_start,
-            vva_member, max_set, m_in, g_poss, g_fix, g_mask, slot, touched, tflag,
+            vva_member, max_set, m_in, g_poss, g_fix, g_mask, slot, touched, tflag, s.gqueue,
+            s.gflag,
         )  # fmt: skip
         s.fixed[v] = 0
     ctr[TRAIL_LEN] = position
