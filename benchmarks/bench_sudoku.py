@@ -3,8 +3,9 @@
 The reference is tests/oracles/sudoku_oracle.py: candidates as bit masks of the row, column
 and box, fewest candidates first, stop at 2 solutions. Ours runs the propagate + backtrack
 back ends (naked and hidden singles as group propagators, counting mode with limit 2),
-timed two ways: one call from Python (which unboxes the Model and State tuples, about 80
-arrays, on every call), and inside a kernel, as the generator's clue removal calls it.
+timed two ways: one call from Python (which unboxes the Model, work State and base State
+tuples, about 95 arrays, on every call), and inside a kernel, as the generator's clue
+removal calls it.
 Run: python benchmarks/bench_sudoku.py
 """
 

@@ -61,7 +61,7 @@ from .propagate import (
     propagate,
     reset,
     restrict_to,
-    settle_heap,
+    settle,
     undo,
 )
 
@@ -103,7 +103,7 @@ def search(m, s, heuristic, rules, max_backtracks, count_limit, budget, conn_eve
         if ok and m.conn_on != 0 and s.ctr[STEPS] % conn_every == 0:
             ok = connectivity_ok(m, s)
         if ok:
-            settle_heap(
+            settle(
                 s.heap, s.hpos, s.hkey, s.ctr, s.sumw, s.sumwlw, s.size, s.noise, s.touched,
                 s.tflag, heuristic,
             )  # fmt: skip

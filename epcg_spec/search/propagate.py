@@ -76,9 +76,8 @@ and so was adding two arrays to every ban's arguments (2x slower). Index tables 
 support tables alone runs a copy of the propagation loop compiled without the group code (a
 copy for group-only models gained nothing measurable and cost compile time: numba
 re-optimises `propagate` inside every top-level kernel that reaches it). numba's disk cache
-of a function is
-keyed on its own file only: after editing this module, delete the cached files of modules
-that inline its kernels (backtrack.py, sudoku/kernels.py).
+of a function is keyed on its own file only: after editing this module, delete the cached
+files of modules that inline its kernels (backtrack.py, sudoku/kernels.py).
 """
 
 from __future__ import annotations
@@ -927,15 +926,16 @@ def _propagate_loop(m, s, rules, plain):
             return False
         if plain:
             continue
-        f = v * weights.shape[0] + a
-        for q in range(ng_watch_start[f], ng_watch_start[f + 1] if any_nogood else 0):
-            _check_nogood(
-                ng_watch[q], ng_start, ng_var, ng_set, dom, size, sumw, sumwlw, weights, wlogw,
-                trail_var, trail_val, ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in,
-                g_poss, g_fix, g_mask, slot, touched, tflag, gqueue, gflag,
-            )  # fmt: skip
-            if ctr[FAILED] != 0:
-                return False
+        if any_nogood:
+            f = v * weights.shape[0] + a
+            for q in range(ng_watch_start[f], ng_watch_start[f + 1]):
+                _check_nogood(
+                    ng_watch[q], ng_start, ng_var, ng_set, dom, size, sumw, sumwlw, weights,
+                    wlogw, trail_var, trail_val, ctr, vgs, vg, gset, vva_start, vva_member,
+                    max_set, m_in, g_poss, g_fix, g_mask, slot, touched, tflag, gqueue, gflag,
+                )  # fmt: skip
+                if ctr[FAILED] != 0:
+                    return False
         if var_ex_start[v] < var_ex_start[v + 1] and size[v] == 1 and fixed[v] == 0:
             fixed[v] = 1
             _exclude(m, s, v)
@@ -1063,17 +1063,11 @@ def _sift_down(heap, hpos, hkey, n, i):
 
 
 @njit(cache=True, _nrt=False)
-def settle(s, heuristic):
-    """Bring the heap up to date for every variable touched since the last call."""
-    settle_heap(
-        s.heap, s.hpos, s.hkey, s.ctr, s.sumw, s.sumwlw, s.size, s.noise, s.touched, s.tflag,
-        heuristic,
-    )  # fmt: skip
+def settle(heap, hpos, hkey, ctr, sumw, sumwlw, size, noise, touched, tflag, heuristic):
+    """Bring the heap up to date for every variable touched since the last call.
 
-
-@njit(cache=True, _nrt=False)
-def settle_heap(heap, hpos, hkey, ctr, sumw, sumwlw, size, noise, touched, tflag, heuristic):
-    """`settle` on the arrays it needs: the search calls it per decision, without the tuples."""
+    It takes the arrays it needs, not the State tuple: the search calls it per decision.
+    """
     for k in range(ctr[NTOUCHED]):
         v = touched[k]
         tflag[v] = 0

@@ -77,8 +77,9 @@ def test_undo_restores_the_state_bit_for_bit():
     run.run(budget=12)
     from epcg_spec.search.propagate import settle, undo
 
-    undo(MODEL, run.state, 0)
-    settle(run.state, 0)
+    s = run.state
+    undo(MODEL, s, 0)
+    settle(s.heap, s.hpos, s.hkey, s.ctr, s.sumw, s.sumwlw, s.size, s.noise, s.touched, s.tflag, 0)
     for name, a, b in zip(type(run.state)._fields, before, run.state, strict=True):
         if name in ("dom", "size", "compat", "g_poss", "g_fix", "m_in"):
             assert np.array_equal(a, b), name
