@@ -34,6 +34,10 @@ def run_guarded(action: Callable[[], int]) -> int:
         return exc.exit_code
     except click.exceptions.Exit as exc:
         return exc.exit_code
+    except click.UsageError as exc:
+        command = exc.ctx.command_path if exc.ctx else "epcg-spec"
+        print(f"usage error: {exc.format_message()} (see '{command} --help')", file=sys.stderr)
+        return USAGE
     except click.ClickException as exc:
         exc.show(file=sys.stderr)
         return USAGE

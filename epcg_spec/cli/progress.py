@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from rich.console import Console
 from rich.progress import (
@@ -16,6 +18,7 @@ from rich.progress import (
 )
 
 SHOW_AFTER_SECONDS = 2.0
+SAY_COMPILE_AFTER_SECONDS = 1.0
 PLAIN_EVERY_SECONDS = 10.0
 
 
@@ -51,6 +54,23 @@ class StderrProgress:
             share = self._done / self._total if self._total else 1.0
             eta = elapsed * (1 - share) / share if share > 0 else float("inf")
             print(f"{self._label}: {share:.1%} done, about {eta:,.0f} s left", file=sys.stderr)
+
+    @contextmanager
+    def compiling(self, kind: str) -> Iterator[None]:
+        """A spinner while kernels compile; their time is said once they are ready."""
+        what = f"compiling kernels for {kind or 'this spec'} (first run only)"
+        began = time.perf_counter()
+        if self.quiet:
+            yield
+            return
+        if self.console.is_terminal:
+            with self.console.status(what):
+                yield
+        else:
+            yield
+        seconds = time.perf_counter() - began
+        if seconds >= SAY_COMPILE_AFTER_SECONDS:
+            print(f"{what}: ready in {seconds:.1f} s", file=sys.stderr)
 
     def _update_bar(self) -> None:
         if self._bar is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -16,18 +17,26 @@ class Progress(Protocol):
     def start(self, label: str, total: int) -> None: ...
     def advance(self, units: int) -> None: ...
     def finish(self) -> None: ...
+    def compiling(self, kind: str) -> AbstractContextManager[None]:
+        """Shown while kernels compile (first run only), apart from the work's rate and ETA."""
+        ...
 
 
 @dataclass
 class RunContext:
-    """Everything a run needs beyond the spec: seed, threads, where to write and resume."""
+    """Everything a run needs beyond the spec: seed, threads, where to write and resume,
+    and the driver's flags (see search/driver.py)."""
 
     seed: int = 0
     threads: int | None = None
     progress: Progress | None = None
     work_dir: Path | None = None
     resume: bool = False
+    fresh: bool = False
     shard: tuple[int, int] = (0, 1)
+    time_limit: float | None = None
+    limit: int | None = None  # count: stop after this many (the count is then a lower bound)
+    kind: str = ""
     options: dict[str, Any] = field(default_factory=dict)
 
 
@@ -38,15 +47,18 @@ class RunOutput:
     result: dict[str, Any]
     artifacts: dict[str, bytes | str] = field(default_factory=dict)
     summary: list[str] = field(default_factory=list)
+    stopped: str | None = None  # None: complete; else why the driver stopped early
 
 
 @dataclass(frozen=True)
 class CliOption:
-    """A command-line option a domain adds to build, count and sample (e.g. --origin)."""
+    """A command-line option a domain adds to some of build, count and sample (--origin)."""
 
     name: str
     help: str
     metavar: str = "TEXT"
+    commands: tuple[str, ...] = ("build", "count", "sample")
+    type: Any = str  # a click type: values arrive checked and converted
 
 
 @dataclass

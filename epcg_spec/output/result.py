@@ -14,6 +14,7 @@ from .files import write_all
 from .jsontext import dumps
 
 RESULT_SCHEMA = "result.schema.json"
+TIMING_FIELDS = frozenset({"seconds", "compile_seconds", "cpu_seconds"})
 
 
 def base_result(name: str, kind: str, backend: str, ctx: RunContext) -> dict[str, Any]:
@@ -25,6 +26,16 @@ def base_result(name: str, kind: str, backend: str, ctx: RunContext) -> dict[str
         "version": __version__,
         "seed": ctx.seed,
     }
+
+
+def without_timings(value: Any) -> Any:
+    """`value` (a result or part of one) with every timing field left out, at any depth:
+    what must be identical between runs of the same spec and seed."""
+    if isinstance(value, dict):
+        return {k: without_timings(v) for k, v in value.items() if k not in TIMING_FIELDS}
+    if isinstance(value, list):
+        return [without_timings(v) for v in value]
+    return value
 
 
 def format_state(arrays: list[ArraySymbol], state: list[int]) -> dict[str, list[int]]:

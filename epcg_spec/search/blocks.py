@@ -1,4 +1,4 @@
-"""Splitting a rank range into shards (machines) and blocks (parallel work units)."""
+"""Splitting a rank range into blocks: the exhaustive back end's units of work."""
 
 from __future__ import annotations
 
@@ -9,12 +9,6 @@ MAX_BLOCKS = 1 << 16
 # A pruned walk starts each block from the root and skips most of its ranks at once, so its
 # blocks are larger: fewer descents from the root, with still enough blocks to balance threads.
 MIN_PRUNED_BLOCK = 1 << 20
-
-
-def shard_range(size: int, shard: tuple[int, int]) -> tuple[int, int]:
-    """The rank range [lo, hi) of shard i of n over a space of `size` states."""
-    index, count = shard
-    return size * index // count, size * (index + 1) // count
 
 
 def block_bounds(lo: int, hi: int, min_block: int = MIN_BLOCK) -> tuple[np.ndarray, np.ndarray]:

@@ -5,12 +5,12 @@ evaluator `bb_extend` (see branch_bound_loop.py) that updates an incremental sta
 join a set and bounds every completion. The sets are explored in lexicographic order, one
 block per first item, in chunks of a fixed number of blocks run in parallel; the best list
 is merged serially in block order after each chunk and passed to the next one as the bound
-to beat, so neither the result nor the node count depends on the number of threads.
+to beat, so neither the result nor the node count depends on the number of threads (the
+driver keeps these chunks fixed for the same reason).
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from types import ModuleType
 
@@ -19,7 +19,8 @@ import numpy as np
 
 from ..compile.connector import generated_module, loop_template
 from ..compile.protocols import RunContext
-from .chunked import Chunks, run_in_chunks
+from . import driver
+from .driver import Report
 
 CHUNK_BLOCKS = 64
 
@@ -45,70 +46,80 @@ class Problem:
 class Outcome:
     best: list[tuple[float, tuple[int, ...]]] = field(default_factory=list)
     nodes: int = 0
-    seconds: float = 0.0
-    ready_seconds: float = 0.0
+    report: Report | None = None
+
+
+@dataclass
+class BranchBoundJob:
+    """The driver's job: units are first items; chunks are fixed, since each chunk starts
+    from the best list of the chunks before it (the bound, and so the node count)."""
+
+    problem: Problem
+    outcome: Outcome
+    label: str = "branch and bound over first items"
+    noun: str = "first items"
+    fixed: int = CHUNK_BLOCKS
+    most: int = CHUNK_BLOCKS
+
+    @property
+    def units(self) -> int:
+        return self.problem.items
+
+    def prepare(self, first: int) -> None:
+        self.fold(self.work(0, 0))
+
+    def work(self, lo: int, hi: int) -> tuple[list, int]:
+        """The sets found in blocks lo..hi - 1 (beating the bound so far) and nodes."""
+        problem, n = self.problem, hi - lo
+        first = np.arange(lo, hi, dtype=np.int64)
+        values = np.full((n, problem.top), -np.inf)
+        sets = np.zeros((n, problem.top, problem.size), np.int64)
+        kept = np.zeros(n, np.int64)
+        nodes = np.zeros(n, np.int64)
+        best = self.outcome.best
+        full = len(best) == problem.top
+        threshold = best[-1][0] if full else -np.inf
+        problem.module.bb_blocks(
+            first,
+            first + 1,
+            problem.items,
+            problem.root,
+            problem.tables,
+            threshold,
+            full,
+            values,
+            sets,
+            kept,
+            nodes,
+        )
+        found = [
+            (float(values[b, k]), tuple(int(i) for i in sets[b, k]))
+            for b in range(n)
+            for k in range(kept[b])
+        ]
+        return found, int(nodes.sum())
+
+    def fold(self, partial: tuple[list, int]) -> None:
+        found, nodes = partial
+        merged = sorted(self.outcome.best + found, key=lambda item: (-item[0], item[1]))
+        self.outcome.best = merged[: self.problem.top]
+        self.outcome.nodes += nodes
+
+    def snapshot(self) -> dict:
+        return {"nodes": self.outcome.nodes, "best": [[v, list(s)] for v, s in self.outcome.best]}
+
+    def restore(self, state: dict) -> None:
+        self.outcome.nodes = state["nodes"]
+        self.outcome.best = [(float(v), tuple(s)) for v, s in state["best"]]
+
+    def weight(self, lo: int, hi: int) -> int:
+        return hi - lo
 
 
 def run(problem: Problem, ctx: RunContext, key: str) -> Outcome:
-    """Explore every set (pruned by the bound); resumable from a checkpoint in work_dir."""
+    """Explore every set (pruned by the bound) through the driver; resumable."""
     if ctx.threads:
         numba.set_num_threads(min(ctx.threads, numba.config.NUMBA_NUM_THREADS))
     outcome = Outcome()
-    ready = time.perf_counter()
-    _chunk(problem, 0, 0, outcome)
-    outcome.ready_seconds = time.perf_counter() - ready
-
-    def restore(state: dict) -> None:
-        outcome.nodes = state["nodes"]
-        outcome.best = [(float(v), tuple(s)) for v, s in state["best"]]
-
-    chunks = Chunks(problem.items, "branch and bound over first items", "first items", CHUNK_BLOCKS)
-    outcome.seconds = run_in_chunks(
-        chunks,
-        lambda lo, hi: _chunk(problem, lo, hi, outcome),
-        ctx,
-        key,
-        lambda: _state(outcome),
-        restore,
-    )
+    outcome.report = driver.run(BranchBoundJob(problem, outcome), ctx, key)
     return outcome
-
-
-def _state(outcome: Outcome) -> dict:
-    return {
-        "nodes": outcome.nodes,
-        "best": [[v, list(s)] for v, s in outcome.best],
-    }
-
-
-def _chunk(problem: Problem, lo: int, hi: int, outcome: Outcome) -> None:
-    """Run the blocks of first items lo..hi - 1 and merge them into `outcome`."""
-    n = hi - lo
-    first = np.arange(lo, hi, dtype=np.int64)
-    values = np.full((n, problem.top), -np.inf)
-    sets = np.zeros((n, problem.top, problem.size), np.int64)
-    kept = np.zeros(n, np.int64)
-    nodes = np.zeros(n, np.int64)
-    full = len(outcome.best) == problem.top
-    threshold = outcome.best[-1][0] if full else -np.inf
-    problem.module.bb_blocks(
-        first,
-        first + 1,
-        problem.items,
-        problem.root,
-        problem.tables,
-        threshold,
-        full,
-        values,
-        sets,
-        kept,
-        nodes,
-    )
-    found = [
-        (float(values[b, k]), tuple(int(i) for i in sets[b, k]))
-        for b in range(n)
-        for k in range(kept[b])
-    ]
-    merged = sorted(outcome.best + found, key=lambda item: (-item[0], item[1]))
-    outcome.best = merged[: problem.top]
-    outcome.nodes += int(nodes.sum())

@@ -1,14 +1,13 @@
-"""The exhaustive back end's driver: blocks, progress, checkpoints, shards, top-k merge.
+"""The exhaustive back end as a driver job: rank blocks, counted and folded into a top-k.
 
-The hot loop is `run_blocks` of a generated module (see exhaustive_loop.py). Here it
-runs over chunks of blocks so that progress can be shown and Ctrl-C can stop the run
-between chunks; the per-block results are merged serially in block order, so the
-outcome never depends on the number of threads or on the chunking.
+The hot loop is `run_blocks` of a generated module (see exhaustive_loop.py). The blocks
+depend only on the space's size, so a shard is a contiguous run of blocks and the shards
+of a space together cover every block once; the per-block results are merged serially in
+block order, so the outcome never depends on threads, chunks, shards or a resume.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from types import ModuleType
 
@@ -16,8 +15,9 @@ import numba
 import numpy as np
 
 from ..compile.protocols import RunContext
-from .blocks import MIN_BLOCK, MIN_PRUNED_BLOCK, block_bounds, shard_range
-from .chunked import Chunks, run_in_chunks
+from . import driver
+from .blocks import MIN_BLOCK, MIN_PRUNED_BLOCK, block_bounds
+from .driver import Report
 
 
 @dataclass
@@ -68,38 +68,63 @@ class Outcome:
     tally: Tally
     lo: int
     hi: int
-    seconds: float
+    report: Report
     blocks: int
-    ready_seconds: float
+
+
+@dataclass
+class ExhaustiveJob:
+    """The driver's job: units are rank blocks of the whole space, folded into a Tally."""
+
+    kernels: Kernels
+    prune: bool
+    top: int
+    starts: np.ndarray
+    ends: np.ndarray
+    label: str
+    noun: str = "blocks"
+    fixed: int = 0
+    tally: Tally = field(default_factory=Tally)
+
+    @property
+    def units(self) -> int:
+        return len(self.starts)
+
+    @property
+    def most(self) -> int:
+        return max(1, 64 * numba.get_num_threads())
+
+    def prepare(self, first: int) -> None:
+        empty = np.zeros(0, np.int64)
+        _chunk(self.kernels, empty, empty, self.prune, self.top)
+
+    def work(self, lo: int, hi: int) -> Tally:
+        return _chunk(self.kernels, self.starts[lo:hi], self.ends[lo:hi], self.prune, self.top)
+
+    def fold(self, partial: Tally) -> None:
+        self.tally.add(partial, self.top)
+
+    def snapshot(self) -> dict:
+        return self.tally.as_state()
+
+    def restore(self, state: dict) -> None:
+        self.tally = Tally.from_state(state)
+
+    def weight(self, lo: int, hi: int) -> int:
+        return int(self.ends[hi - 1] - self.starts[lo]) if hi > lo else 0
 
 
 def run(kernels: Kernels, size: int, prune: bool, top: int, ctx: RunContext, key: str) -> Outcome:
-    """Enumerate the ranks of this run's shard; resumable from a checkpoint."""
+    """Enumerate the ranks of this run's shard through the driver (resumable, limited)."""
     if ctx.threads:
         numba.set_num_threads(min(ctx.threads, numba.config.NUMBA_NUM_THREADS))
-    lo, hi = shard_range(size, ctx.shard)
-    starts, ends = block_bounds(lo, hi, MIN_PRUNED_BLOCK if prune else MIN_BLOCK)
-    ready = time.perf_counter()
-    empty = np.zeros(0, np.int64)
-    _chunk(kernels, empty, empty, prune, top)
-    ready_seconds = time.perf_counter() - ready
-    tally = Tally()
-
-    def work(first: int, stop: int) -> None:
-        tally.add(_chunk(kernels, starts[first:stop], ends[first:stop], prune, top), top)
-
-    def restore(state: dict) -> None:
-        tally.__dict__.update(Tally.from_state(state).__dict__)
-
-    chunks = Chunks(
-        units=len(starts),
-        label=f"enumerating ranks {lo:,}..{hi:,}",
-        noun="blocks",
-        weight=lambda a, b: int(ends[b - 1] - starts[a]) if b > a else 0,
-    )
-    initial = 16 * numba.get_num_threads()
-    seconds = run_in_chunks(chunks, work, ctx, key, tally.as_state, restore, initial)
-    return Outcome(tally, lo, hi, seconds, len(starts), ready_seconds)
+    starts, ends = block_bounds(0, size, MIN_PRUNED_BLOCK if prune else MIN_BLOCK)
+    lo, hi = driver.shard_units(len(starts), ctx.shard)
+    first = int(starts[lo]) if lo < len(starts) else size
+    last = int(ends[hi - 1]) if hi > lo else first
+    job = ExhaustiveJob(kernels, prune, top, starts, ends, f"enumerating ranks {first:,}..{last:,}")
+    report = driver.run(job, ctx, key)
+    return Outcome(job.tally, first, last, report, len(starts))
 
 
 def _chunk(kernels: Kernels, starts, ends, prune: bool, top: int) -> Tally:

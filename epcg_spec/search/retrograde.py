@@ -33,7 +33,7 @@ from ..compile.connector import generated_module, loop_template
 from ..compile.protocols import RunContext
 from ..errors import Interrupted
 from ..output.files import atomic_write
-from .chunked import resize_chunk
+from .driver import resize_chunk
 
 FORMAT = 1  # of the stored layers and of what they mean: bump it when either changes
 RULES = ("moves", "boards")

@@ -71,7 +71,7 @@ def test_fmt_converts_to_dsl_and_back(tmp_path, capsys):
     [
         (["build", QUEENS, "--param", "m=3"], "the spec has no such param"),
         (["build", QUEENS, "--param", "n"], "write NAME=VALUE"),
-        (["build", QUEENS, "--shard", "3/2"], "--shard '3/2'"),
+        (["build", QUEENS, "--shard", "3/2"], "'--shard': '3/2': write I/N"),
         (["build", "no-such-spec.yaml"], "no such file"),
         (["build", QUEENS, "--frobnicate"], "No such option"),
         (["count", str(SPECS)], "is a folder"),

@@ -11,7 +11,7 @@ import pytest
 from numba import njit
 
 from epcg_spec.compile.protocols import RunContext
-from epcg_spec.search import branch_bound, chunked
+from epcg_spec.search import branch_bound, driver
 
 TOP = 5
 
@@ -85,7 +85,7 @@ def test_a_resumed_run_ends_like_an_uninterrupted_one(tmp_path, monkeypatch):
     problem = toy_problem(200, 3, 7)
     whole = branch_bound.run(problem, RunContext(), "toy")
     calls = {"n": 0}
-    real = branch_bound._chunk
+    real = branch_bound.BranchBoundJob.work
 
     def stop_after_two(*args):
         calls["n"] += 1
@@ -93,10 +93,10 @@ def test_a_resumed_run_ends_like_an_uninterrupted_one(tmp_path, monkeypatch):
             raise KeyboardInterrupt
         return real(*args)
 
-    monkeypatch.setattr(branch_bound, "_chunk", stop_after_two)
-    monkeypatch.setattr(chunked, "CHECKPOINT_SECONDS", -1.0)
-    with pytest.raises(Exception, match="--resume"):
-        branch_bound.run(problem, RunContext(work_dir=tmp_path), "toy")
-    monkeypatch.setattr(branch_bound, "_chunk", real)
+    monkeypatch.setattr(branch_bound.BranchBoundJob, "work", stop_after_two)
+    monkeypatch.setattr(driver, "CHECKPOINT_SECONDS", -1.0)
+    stopped = branch_bound.run(problem, RunContext(work_dir=tmp_path), "toy")
+    assert stopped.report.stopped == "interrupted" and stopped.report.done == 2 * 64
+    monkeypatch.setattr(branch_bound.BranchBoundJob, "work", real)
     resumed = branch_bound.run(problem, RunContext(work_dir=tmp_path, resume=True), "toy")
     assert (resumed.best, resumed.nodes) == (whole.best, whole.nodes)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from ...compile.protocols import CliOption
 from ...spec.document import Document
@@ -16,6 +16,11 @@ class FlingDomain:
     schema = "fling.schema.json"
     summary = "Fling! boards: solvable and uniquely solvable counts per piece count (retrograde)"
     formats = ()
+    supports: ClassVar[dict[str, frozenset[str]]] = {
+        "build": frozenset({"--threads"}),
+        "count": frozenset({"--constrained", "--threads"}),
+        "sample": frozenset({"--rank", "-n", "--distinct"}),
+    }
     options = (
         CliOption(
             "layers-dir",

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
+
+import click
 
 from ...compile.protocols import CliOption
 from ...spec.document import Document
@@ -16,9 +18,25 @@ class NestedDomain:
     schema = "nested.schema.json"
     summary = "nested element dictionaries (universe > galaxy > ...), made lazily from (seed, path)"
     formats = ()
+    supports: ClassVar[dict[str, frozenset[str]]] = {
+        "build": frozenset(),
+        "count": frozenset(),
+        "sample": frozenset(),
+    }
     options = (
-        CliOption("at", "Start at the element at this path, e.g. universe/galaxy[2]", "PATH"),
-        CliOption("depth", "How many levels below it to show", "LEVELS"),
+        CliOption(
+            "at",
+            "Start at the element at this path, e.g. universe/galaxy[2]",
+            "PATH",
+            ("build", "sample"),
+        ),
+        CliOption(
+            "depth",
+            "How many levels below it to show",
+            "LEVELS",
+            ("build", "sample"),
+            click.IntRange(min=0),
+        ),
     )
 
     def load(self, doc: Document, params: dict[str, Any]) -> NestedSpec:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from ...spec.document import Document
 from .formats import PPG_YAML
@@ -16,6 +16,11 @@ class PpgDomain:
     schema = "ppg.schema.json"
     summary = "puzzle dependency graphs of objects, states and rules, checked by simulation"
     formats = (PPG_YAML,)
+    supports: ClassVar[dict[str, frozenset[str]]] = {
+        "build": frozenset({"--shard", "--resume", "--fresh", "--time-limit"}),
+        "count": frozenset(),
+        "sample": frozenset(),
+    }
     options = ()
 
     def load(self, doc: Document, params: dict[str, Any]) -> PpgSpec:

@@ -8,7 +8,9 @@ import time
 from ...compile.protocols import RunContext, RunOutput
 from ...errors import BuildError, SpecError
 from ...output.result import base_result
-from ...search import backtrack
+from ...search import backtrack, driver
+from ...search.driver import checkpoint_key
+from ...search.items import Item, ItemJob
 from .enumerate import enumerate_orders
 from .model import PpgSpec
 from .network import OrderNetwork, RuleSets, order_network, resolve_rules
@@ -72,33 +74,40 @@ class PpgProblem:
 
     def _generate(self, ctx: RunContext) -> RunOutput:
         spec = self.spec
-        began = time.perf_counter()
-        records, artifacts, summary = [], {}, []
-        if ctx.progress is not None:
-            ctx.progress.start(f"ppg {spec.name}", spec.puzzles)
-        for k in range(spec.puzzles):
+
+        def make(k: int) -> Item:
             record, files = self._one_puzzle(ctx.seed + k)
-            records.append(record)
-            artifacts.update({f"puzzle-{k}.{suffix}": text for suffix, text in files.items()})
-            summary.append(
+            line = (
                 f"puzzle {k}: {len(record['nodes'])} nodes, {len(record['edges'])} "
                 f"edges, {record['decisions']} decisions, {record['backtracks']} "
                 f"backtracks, solved by simulation in {len(record['nodes'])} steps"
             )
-            if ctx.progress is not None:
-                ctx.progress.advance(1)
-        if ctx.progress is not None:
-            ctx.progress.finish()
+            named = {f"puzzle-{k}.{suffix}": text for suffix, text in files.items()}
+            return Item(record, named, line)
+
+        job = ItemJob(f"ppg {spec.name}", spec.puzzles, make, noun="puzzles")
+        key = checkpoint_key(spec.document.data, ctx.seed, ctx.shard)
+        report = driver.run(job, ctx, key)
+        records = [item.record for item in job.items]
         result = base_result(spec.name, self.kind, self.backend, ctx)
         result.update(
             space_size=self.space_size(),
+            shard=report.shard_field(),
             evaluated=len(records),
             count=len(records),
             best=[{"rank": None, "score": None, "state": {"edges": r["edges"]}} for r in records],
-            seconds=round(time.perf_counter() - began, 4),
+            seconds=round(report.seconds, 4),
+            **report.fields(),
             puzzles=records,
         )
-        return RunOutput(result=result, artifacts=artifacts, summary=summary)
+        return RunOutput(result, job.files(), [item.line for item in job.items], report.stopped)
+
+    def refused(self, command: str) -> dict[str, str]:
+        """Run flags this spec's mode cannot honour, with the reason."""
+        if command == "build" and self.spec.mode == "enumerate":
+            why = "mode enumerate lists the orders of one drawn universe in a single search"
+            return dict.fromkeys(("--shard", "--resume", "--fresh", "--time-limit"), why)
+        return {}
 
     def _one_puzzle(self, seed: int) -> tuple[dict, dict[str, str]]:
         spec = self.spec

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
+
+import click
 
 from ...compile.protocols import CliOption
 from ...spec.document import Document
@@ -16,9 +18,19 @@ class RoomsDomain:
     schema = "rooms.schema.json"
     summary = "a tree of rooms placed on a grid map, each next to its parent (guess-and-test stack)"
     formats = ()
+    supports: ClassVar[dict[str, frozenset[str]]] = {
+        "build": frozenset({"--resume"}),
+        "count": frozenset({"--limit"}),
+        "sample": frozenset(),
+    }
     options = (
-        CliOption("steps", "build: pause after this many guesses (continue with --resume)", "N"),
-        CliOption("limit", "count: stop after this many solutions", "N"),
+        CliOption(
+            "steps",
+            "Pause after this many guesses (continue with --resume)",
+            "N",
+            ("build",),
+            click.IntRange(min=1),
+        ),
     )
 
     def load(self, doc: Document, params: dict[str, Any]) -> RoomsSpec:

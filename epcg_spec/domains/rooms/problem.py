@@ -74,15 +74,17 @@ class RoomsProblem:
     # ---- build ----
 
     def run(self, ctx: RunContext) -> RunOutput:
-        steps = _positive(ctx.options.get("steps"), "--steps")
+        steps = ctx.options.get("steps")
         if self.spec.search.max_undos >= 0:
-            if steps is not None or ctx.resume:
-                raise UsageError(
-                    "--steps and --resume pause one uninterrupted stack; this spec restarts "
-                    "(search.strategy: restart, or search.undos)"
-                )
             return self._attempts(ctx)
         return self._stack(ctx, steps)
+
+    def refused(self, command: str) -> dict[str, str]:
+        """Run flags this spec's strategy cannot honour, with the reason."""
+        if command == "build" and self.spec.search.max_undos >= 0:
+            why = "this spec restarts (search.strategy: restart, or search.undos)"
+            return {"--resume": why, "--steps": why}
+        return {}
 
     def _stack(self, ctx: RunContext, steps: int | None) -> RunOutput:
         model, places = self.network()
@@ -247,7 +249,7 @@ class RoomsProblem:
 
     def count(self, ctx: RunContext, constrained: bool) -> RunOutput:
         """The number of different maps (up to --limit): every room placed, all tests passed."""
-        limit = _positive(ctx.options.get("limit"), "--limit") or self.spec.limit
+        limit = ctx.limit or self.spec.limit
         model, _ = self.network()
         began = time.perf_counter()
         found, complete = backtrack.count(model, limit)
@@ -267,14 +269,6 @@ class RoomsProblem:
 def _magnitude(n: int) -> str:
     """A count as digits, or as a power of ten once it is too long to read."""
     return f"{n:,}" if n < 10**15 else f"about 10^{len(str(n)) - 1}"
-
-
-def _positive(text, option: str) -> int | None:
-    if text is None:
-        return None
-    if not str(text).isdigit() or int(text) < 1:
-        raise UsageError(f"{option} {text!r}: give a positive whole number")
-    return int(text)
 
 
 def _layout(rooms: list[Placed]) -> dict[str, list[int]]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from ...spec.document import Document
 from .load import load_space_spec
@@ -15,6 +15,13 @@ class SpaceDomain:
     schema = "space.schema.json"
     summary = "a ranked state space with constraints and an objective, enumerated exhaustively"
     formats = ()
+    supports: ClassVar[dict[str, frozenset[str]]] = {
+        "build": frozenset(
+            {"--shard", "--resume", "--fresh", "--time-limit", "--threads", "--no-prune"}
+        ),
+        "count": frozenset({"--constrained", "--time-limit", "--threads", "--no-prune"}),
+        "sample": frozenset({"--rank", "-n", "--distinct"}),
+    }
     options = ()
 
     def load(self, doc: Document, params: dict[str, Any]) -> SpaceSpec:

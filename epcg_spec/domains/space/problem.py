@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import sys
 
 import numpy as np
@@ -13,6 +11,7 @@ from ...compile.protocols import RunContext, RunOutput
 from ...errors import UsageError
 from ...output.result import base_result, format_state
 from ...search import exhaustive
+from ...search.driver import checkpoint_key
 from ...spaces import space_kernel_args
 from .kernels import module_source
 from .model import SpaceSpec
@@ -107,8 +106,7 @@ class SpaceProblem:
         return self._kernels
 
     def _key(self, ctx: RunContext, prune: bool) -> str:
-        payload = json.dumps([self.spec.document.data, self.spec.params, ctx.shard, prune])
-        return hashlib.sha256(payload.encode()).hexdigest()
+        return checkpoint_key(self.spec.document.data, self.spec.params, ctx.shard, prune)
 
     def run(self, ctx: RunContext) -> RunOutput:
         spec = self.spec
@@ -116,7 +114,7 @@ class SpaceProblem:
         outcome = exhaustive.run(
             self.kernels(), self.space_size(), prune, max(spec.top, 1), ctx, self._key(ctx, prune)
         )
-        tally = outcome.tally
+        tally, report = outcome.tally, outcome.report
         sign = 1.0 if spec.sense == "maximize" else -1.0
         best = [
             {
@@ -143,37 +141,38 @@ class SpaceProblem:
                 {"sense": spec.sense, "expr": spec.objective.text} if spec.objective else None
             ),
             best=best,
-            seconds=round(outcome.seconds, 3),
+            seconds=round(report.seconds, 3),
+            **report.fields(),
         )
-        rate = (outcome.hi - outcome.lo) / outcome.seconds if outcome.seconds > 0 else 0.0
+        covered = tally.evaluated + tally.pruned
+        rate = covered / report.seconds if report.seconds > 0 else 0.0
+        partial = "" if report.complete else f" so far (stopped: {report.stopped}; partial)"
         summary = [
             f"{spec.name}: {spec.space.describe()}",
-            f"  {tally.count:,} states meet every constraint "
+            f"  {tally.count:,} states meet every constraint{partial} "
             f"({tally.evaluated:,} evaluated, {tally.pruned:,} pruned on prefixes)",
-            f"  {outcome.seconds:.3f} s, {rate:,.0f} ranks/s over {outcome.blocks:,} blocks "
-            f"(kernels ready in {outcome.ready_seconds:.1f} s; compiled once, then cached)",
+            f"  {report.seconds:.3f} s, {rate:,.0f} ranks/s over {outcome.blocks:,} blocks "
+            f"(kernels ready in {report.compile_seconds:.1f} s; compiled once, then cached)",
         ]
         if best:
             top = best[0]
             score = f" score {top['score']:g}" if top["score"] is not None else ""
             summary.append(f"  best: rank {top['rank']}{score}: {_show(top['state'])}")
-        return RunOutput(result=result, summary=summary)
+        return RunOutput(result=result, summary=summary, stopped=report.stopped)
 
     def count(self, ctx: RunContext, constrained: bool) -> RunOutput:
         size = self.space_size()
         result = base_result(self.spec.name, self.kind, self.backend, ctx)
         result.update(space=self.spec.space.describe(), space_size=size)
         summary = [f"{self.spec.name}: {self.spec.space.describe()}"]
-        if constrained:
-            ran = self.run(ctx).result
-            result.update(
-                count=ran["count"],
-                evaluated=ran["evaluated"],
-                pruned=ran["pruned"],
-                seconds=ran["seconds"],
-            )
-            summary.append(f"  {ran['count']:,} meet every constraint")
-        return RunOutput(result=result, summary=summary)
+        if not constrained:
+            return RunOutput(result=result, summary=summary)
+        ran = self.run(ctx)
+        keep = ("count", "evaluated", "pruned", "seconds", "compile_seconds", "partial")
+        result.update({k: ran.result[k] for k in keep if k in ran.result})
+        partial = f" so far (partial: {ran.stopped})" if ran.stopped else ""
+        summary.append(f"  {ran.result['count']:,} meet every constraint{partial}")
+        return RunOutput(result=result, summary=summary, stopped=ran.stopped)
 
     def sample(self, ctx: RunContext, ranks: list[int] | None, n: int, distinct: bool) -> RunOutput:
         size = self.space_size()

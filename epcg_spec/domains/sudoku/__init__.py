@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
-from ...compile.protocols import CliOption
 from ...spec.document import Document
 from .load import load_sudoku_spec
 from .model import SudokuSpec
@@ -16,7 +15,12 @@ class SudokuDomain:
     schema = "sudoku.schema.json"
     summary = "Sudoku puzzles (4x4, 9x9, 16x16) with exactly one solution; solve and count"
     formats = ()
-    options = (CliOption("limit", "count: stop after this many solutions", "N"),)
+    supports: ClassVar[dict[str, frozenset[str]]] = {
+        "build": frozenset({"--shard", "--resume", "--fresh", "--time-limit"}),
+        "count": frozenset({"--limit"}),
+        "sample": frozenset(),
+    }
+    options = ()
 
     def load(self, doc: Document, params: dict[str, Any]) -> SudokuSpec:
         return load_sudoku_spec(doc, params)

@@ -7,9 +7,11 @@ import time
 import numpy as np
 
 from ...compile.protocols import RunContext, RunOutput
-from ...errors import BuildError, UsageError
+from ...errors import BuildError
 from ...output.result import base_result
-from ...search import backtrack
+from ...search import backtrack, driver
+from ...search.driver import checkpoint_key
+from ...search.items import Item, ItemJob
 from ...search.propagate import ALL_RULES, RULE_HI, new_state
 from . import kernels
 from .model import GRADE_NAMES, GRADES, SudokuSpec, grid_rows, grid_text
@@ -97,27 +99,33 @@ class SudokuProblem:
     def _generate(self, ctx: RunContext) -> RunOutput:
         model, base, work = self._kernel_inputs()
         spec = self.spec
-        options = spec.generate
-        began = time.perf_counter()
-        records, artifacts, summary = [], {}, []
-        if ctx.progress is not None:
-            ctx.progress.start(f"sudoku {spec.name}", options.puzzles)
-        for k in range(options.puzzles):
+
+        def make(k: int) -> Item:
             record = self._one_puzzle(model, base, work, ctx.seed + k)
-            records.append(record)
-            artifacts[f"puzzle-{k}.txt"] = record.pop("puzzle_text")
-            artifacts[f"solution-{k}.txt"] = record.pop("solution_text")
-            summary.append(
+            files = {
+                f"puzzle-{k}.txt": record.pop("puzzle_text"),
+                f"solution-{k}.txt": record.pop("solution_text"),
+            }
+            line = (
                 f"puzzle {k}: {record['clues']} clues, grade {record['grade']}, unique, "
                 f"{record['seconds'] * 1e3:.1f} ms ({record['checks']} checks, "
                 f"{record['attempts']} attempt(s))"
             )
-            if ctx.progress is not None:
-                ctx.progress.advance(1)
-        if ctx.progress is not None:
-            ctx.progress.finish()
-        result = self._result(ctx, records, time.perf_counter() - began)
-        return RunOutput(result=result, artifacts=artifacts, summary=summary)
+            return Item(record, files, line)
+
+        job = ItemJob(f"sudoku {spec.name}", spec.generate.puzzles, make, noun="puzzles")
+        key = checkpoint_key(spec.document.data, ctx.seed, ctx.shard)
+        report = driver.run(job, ctx, key)
+        result = self._result(ctx, [item.record for item in job.items], report.seconds)
+        result.update(shard=report.shard_field(), **report.fields())
+        return RunOutput(result, job.files(), [item.line for item in job.items], report.stopped)
+
+    def refused(self, command: str) -> dict[str, str]:
+        """Run flags this spec's mode cannot honour, with the reason."""
+        if command == "build" and self.spec.puzzle is not None:
+            why = "solving one given puzzle is a single unit of work"
+            return dict.fromkeys(("--shard", "--resume", "--fresh", "--time-limit"), why)
+        return {}
 
     def _one_puzzle(self, model, base, work, seed: int) -> dict:
         spec = self.spec
@@ -180,12 +188,7 @@ class SudokuProblem:
     def count(self, ctx: RunContext, constrained: bool) -> RunOutput:
         """Solutions of the puzzle (or complete grids, with no puzzle), up to --limit."""
         spec = self.spec
-        text = ctx.options.get("limit")
-        limit = spec.limit
-        if text is not None:
-            if not str(text).isdigit() or int(text) < 1:
-                raise UsageError(f"--limit {text!r}: give a positive whole number")
-            limit = int(text)
+        limit = ctx.limit or spec.limit
         model = sudoku_network(spec.box, spec.puzzle)
         began = time.perf_counter()
         progress = ctx.progress

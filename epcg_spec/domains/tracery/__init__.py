@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from ...compile.protocols import CliOption
 from ...spec.document import Document
@@ -17,6 +17,11 @@ class TraceryDomain:
     schema = "tracery.schema.json"
     summary = "Tracery text grammars: exact counts, ranks and uniform samples of derivations"
     formats = (TRACERY_JSON,)
+    supports: ClassVar[dict[str, frozenset[str]]] = {
+        "build": frozenset({"--shard", "--resume", "--fresh", "--time-limit"}),
+        "count": frozenset(),
+        "sample": frozenset({"--rank", "-n", "--distinct"}),
+    }
     options = (CliOption("origin", "Expand this rule text instead of the spec's origin", "RULE"),)
 
     def load(self, doc: Document, params: dict[str, Any]) -> TracerySpec:

@@ -9,8 +9,10 @@ from typing import Any
 from ...compile.protocols import RunContext, RunOutput
 from ...errors import BuildError, UsageError
 from ...output.result import base_result
-from ...search.blocks import shard_range
+from ...search import driver
+from ...search.driver import checkpoint_key, shard_units
 from ...search.expand import SampleRng
+from ...search.items import Item, ItemJob
 from .expansion import Expansion
 from .model import TracerySpec
 
@@ -111,68 +113,55 @@ class TraceryProblem:
         return RunOutput(result=result, summary=[text for _, text in picked])
 
     def run(self, ctx: RunContext) -> RunOutput:
-        began = time.perf_counter()
         spec = self.spec
         expansion = self._expansion(ctx)
-        total = expansion.total
-        if spec.mode == "all":
-            lo, hi = shard_range(total, ctx.shard)
-            if hi - lo > spec.limit:
-                raise BuildError(
-                    f"mode all would write {hi - lo:,} derivations, more than the limit "
-                    f"{spec.limit:,} (generate.limit); split it with --shard or raise the limit"
-                )
+        if spec.mode == "distinct":
+            chosen = _distinct(expansion, ctx.seed, range(spec.count), spec.limit)
+            units, pick = len(chosen), chosen.__getitem__
         else:
-            lo, hi = shard_range(spec.count, ctx.shard)
-        picked = self._generate(expansion, ctx, lo, hi)
+            units = expansion.total if spec.mode == "all" else spec.count
+            pick = self._picker(expansion, ctx.seed)
+        lo, hi = shard_units(units, ctx.shard)
+        if spec.mode == "all" and hi - lo > spec.limit:
+            raise BuildError(
+                f"mode all would write {hi - lo:,} derivations, more than the limit "
+                f"{spec.limit:,} (generate.limit); split it with --shard or raise the limit"
+            )
+
+        def make(i: int) -> Item:
+            rank, text = pick(i)
+            return Item({"rank": rank, "score": None, "state": text}, line=text)
+
+        job = ItemJob(f"{spec.mode} outputs of {spec.name}", units, make, noun="outputs")
+        key = checkpoint_key(spec.document.data, ctx.seed, ctx.shard, ctx.options)
+        report = driver.run(job, ctx, key)
+        best = [item.record for item in job.items]
         result = self._result(ctx, expansion)
-        best = [{"rank": r, "score": None, "state": text} for r, text in picked]
         result.update(
-            shard={"index": ctx.shard[0], "count": ctx.shard[1], "lo": lo, "hi": hi},
+            shard=report.shard_field(),
             mode=spec.mode,
             evaluated=len(best),
             count=len(best),
             best=best,
-            seconds=round(time.perf_counter() - began, 3),
+            seconds=round(report.seconds, 3),
+            **report.fields(),
         )
-        seconds = time.perf_counter() - began
         summary = [
             f"{spec.name}: {_describe_total(expansion)}",
-            f"  {len(best):,} outputs ({spec.mode}) in {seconds:.3f} s",
-            *(f"  {text}" for _, text in picked[:5]),
+            f"  {len(best):,} outputs ({spec.mode}) in {report.seconds:.3f} s",
+            *(f"  {b['state']}" for b in best[:5]),
         ]
-        text = "".join(t + "\n" for _, t in picked)
-        return RunOutput(result=result, artifacts={"outputs.txt": text}, summary=summary)
+        text = "".join(b["state"] + "\n" for b in best)
+        return RunOutput(result, {"outputs.txt": text}, summary, report.stopped)
 
-    def _generate(self, expansion: Expansion, ctx: RunContext, lo: int, hi: int):
-        spec = self.spec
-        progress = ctx.progress
-        if progress:
-            progress.start(f"{spec.mode} outputs {lo:,}..{hi:,}", hi - lo)
-        try:
-            if spec.mode == "all":
-                out = []
-                for derivation in expansion.engine.enumerate_from(lo):
-                    if len(out) == hi - lo:
-                        break
-                    out.append((lo + len(out), expansion.text(derivation)))
-                    if progress:
-                        progress.advance(1)
-                return out
-            if spec.mode == "distinct":
-                return _distinct(expansion, ctx.seed, range(lo, hi), spec.limit)
-            out = []
-            for i in range(lo, hi):
-                if spec.mode == "tracery":
-                    out.append(expansion.local(SampleRng(ctx.seed, i)))
-                else:
-                    out.append(expansion.draw(ctx.seed, i))
-                if progress:
-                    progress.advance(1)
-            return out
-        finally:
-            if progress:
-                progress.finish()
+    def _picker(self, expansion: Expansion, seed: int):
+        """Output i of the build (rank or None, text), whatever the shard or chunk."""
+        mode = self.spec.mode
+        if mode == "all":
+            return lambda i: (i, expansion.at(i))
+        if mode == "tracery":
+            return lambda i: expansion.local(SampleRng(seed, i))
+        return lambda i: expansion.draw(seed, i)
 
     def _result(self, ctx: RunContext, expansion: Expansion) -> dict[str, Any]:
         result = base_result(self.name, self.kind, self.backend, ctx)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
-from ...compile.protocols import CliOption
 from ...spec.document import Document
 from .formats import FORMATS
 from .load import load_wfc_spec
@@ -17,7 +16,12 @@ class WfcDomain:
     schema = "wfc.schema.json"
     summary = "tile maps and images by Wave Function Collapse (tiled and overlapping models)"
     formats = FORMATS
-    options = (CliOption("limit", "count: stop after this many solutions", "N"),)
+    supports: ClassVar[dict[str, frozenset[str]]] = {
+        "build": frozenset({"--shard", "--resume", "--fresh", "--time-limit"}),
+        "count": frozenset({"--limit"}),
+        "sample": frozenset(),
+    }
+    options = ()
 
     def load(self, doc: Document, params: dict[str, Any]) -> WfcSpec:
         return load_wfc_spec(doc, params)

@@ -5,9 +5,11 @@ from __future__ import annotations
 import time
 
 from ...compile.protocols import RunContext, RunOutput
-from ...errors import BuildError, UsageError
+from ...errors import BuildError
 from ...output.result import base_result
-from ...search import backtrack
+from ...search import backtrack, driver
+from ...search.driver import checkpoint_key
+from ...search.items import Item, ItemJob
 from ...search.propagate import Model, State
 from .model import WfcRun, WfcSpec
 from .network import build_network
@@ -78,68 +80,60 @@ class WfcProblem:
         return rows
 
     def run(self, ctx: RunContext) -> RunOutput:
-        began = time.perf_counter()
-        outputs, artifacts, summary = [], {}, []
-        total_cells = sum(r.grid[0] * r.grid[1] * r.outputs for r in self.spec.runs)
-        if ctx.progress is not None:
-            ctx.progress.start(f"wfc {self.spec.name}", total_cells)
-        single = len(self.spec.runs) == 1 and self.spec.runs[0].outputs == 1
-        for index, run in enumerate(self.spec.runs):
+        plan = [(index, k) for index, run in enumerate(self.spec.runs) for k in range(run.outputs)]
+        single = len(plan) == 1
+
+        def make(i: int) -> Item:
+            index, k = plan[i]
+            run = self.spec.runs[index]
             model, base = self.network(index)
-            for k in range(run.outputs):
-                stem = self.spec.name if single else f"{index:02d}-{run.name}-{k}"
-                record, files = self._output(run, model, base, ctx, ctx.seed + k, stem)
-                outputs.append(record)
-                artifacts.update(files)
-                summary.append(
-                    f"{run.name}: {record['status']} after {record['attempts']} attempt(s), "
-                    f"{record['contradictions']} contradiction(s), {record['backtracks']} "
-                    f"backtrack(s), {record['seconds']:.3f} s -> {', '.join(files)}"
-                )
-        if ctx.progress is not None:
-            ctx.progress.finish()
+            stem = self.spec.name if single else f"{index:02d}-{run.name}-{k}"
+            record, files = self._output(run, model, base, ctx.seed + k, stem)
+            line = (
+                f"{run.name}: {record['status']} after {record['attempts']} attempt(s), "
+                f"{record['contradictions']} contradiction(s), {record['backtracks']} "
+                f"backtrack(s), {record['seconds']:.3f} s -> {', '.join(files)}"
+            )
+            return Item(record, files, line)
+
+        job = ItemJob(f"wfc {self.spec.name}", len(plan), make, noun="outputs")
+        key = checkpoint_key(self.spec.document.data, ctx.seed, ctx.shard, ctx.options)
+        report = driver.run(job, ctx, key)
+        outputs = [item.record for item in job.items]
         result = base_result(self.spec.name, self.kind, self.backend, ctx)
         result.update(
             space_size=None,
+            shard=report.shard_field(),
             evaluated=sum(o["attempts"] for o in outputs),
             count=len(outputs),
             best=[
                 {"rank": None, "score": None, "state": {"image": o["image"], "seed": o["seed"]}}
                 for o in outputs
             ],
-            seconds=round(time.perf_counter() - began, 3),
+            seconds=round(report.seconds, 3),
+            **report.fields(),
             attempts=sum(o["attempts"] for o in outputs),
             contradictions=sum(o["contradictions"] for o in outputs),
             backtracks=sum(o["backtracks"] for o in outputs),
             outputs=outputs,
         )
-        return RunOutput(result=result, artifacts=artifacts, summary=summary)
+        summary = [item.line for item in job.items]
+        return RunOutput(result, job.files(), summary, report.stopped)
 
-    def _output(self, run: WfcRun, model: Model, base, ctx: RunContext, seed: int, stem: str):
+    def _output(self, run: WfcRun, model: Model, base, seed: int, stem: str):
         if base is None:
             raise BuildError(
                 f"{run.name}: the fixed cells, borders and counts contradict each other "
                 f"(no {run.grid[0]} x {run.grid[1]} output can meet them)"
             )
-        cells = model.n_vars
-        reported = [0]
-
-        def on_chunk(search: backtrack.Search) -> None:
-            done = cells - search.stats()["undecided"]
-            if ctx.progress is not None and done > reported[0]:
-                ctx.progress.advance(done - reported[0])
-                reported[0] = done
-
-        policy = policy_of(run, cells)
-        outcome = backtrack.solve(model, seed, policy, base, on_chunk)
+        policy = policy_of(run, model.n_vars)
+        outcome = backtrack.solve(model, seed, policy, base)
         if outcome.status not in ("solved", "paused"):
             raise BuildError(
                 f"{run.name}: {outcome.status} after {outcome.attempts} attempt(s) "
                 f"({outcome.contradictions} contradictions, {outcome.backtracks} backtracks); "
                 f"raise search.attempts or search.max_backtracks, or loosen the constraints"
             )
-        if ctx.progress is not None:
-            ctx.progress.advance(cells - reported[0])
         search = outcome.last
         files = {f"{stem}.png": png_bytes(pixels(run, search.domains()))}
         if run.tiled is not None and run.text_output:
@@ -161,7 +155,7 @@ class WfcProblem:
 
     def count(self, ctx: RunContext, constrained: bool) -> RunOutput:
         """Exact number of complete outputs of each run (or up to --limit)."""
-        limit = _limit(ctx)
+        limit = ctx.limit or 0
         began = time.perf_counter()
         counts, summary = [], []
         for index, run in enumerate(self.spec.runs):
@@ -180,15 +174,6 @@ class WfcProblem:
             counts=counts,
         )
         return RunOutput(result=result, summary=summary)
-
-
-def _limit(ctx: RunContext) -> int:
-    text = ctx.options.get("limit")
-    if text is None:
-        return 0
-    if not str(text).isdigit() or int(text) < 1:
-        raise UsageError(f"--limit {text!r}: give a positive whole number")
-    return int(text)
 
 
 def _describe_policy(policy: backtrack.Policy) -> str:

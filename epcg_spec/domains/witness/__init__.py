@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from ...spec.document import Document
 from .load import load_witness_spec
@@ -15,6 +15,11 @@ class WitnessDomain:
     schema = "witness.schema.json"
     summary = "The Witness line puzzles: solve panels, count layouts, find joint panels"
     formats = ()
+    supports: ClassVar[dict[str, frozenset[str]]] = {
+        "build": frozenset({"--resume", "--fresh", "--time-limit", "--threads"}),
+        "count": frozenset({"--constrained", "--time-limit", "--threads"}),
+        "sample": frozenset({"--rank", "-n", "--distinct"}),
+    }
     options = ()
 
     def load(self, doc: Document, params: dict[str, Any]) -> WitnessSpec:

@@ -12,16 +12,15 @@ completion is also at most the size of the candidate right after the last one ch
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
 from ...compile.protocols import RunContext
-from ...errors import BuildError
+from ...errors import BuildError, Interrupted
 from ...search import branch_bound
+from ...search.driver import checkpoint_key
 from ...spaces.bits import popcount
 from .layouts import LayoutPlan, Library, Outcome, run_layouts
 from .lines import LineSet
@@ -84,6 +83,11 @@ def search_joint(plan: LayoutPlan, lines: LineSet, ctx: RunContext) -> JointSear
     """Enumerate the layouts, keep the candidates, and search the best joint sets."""
     spec, joint = plan.spec, plan.spec.joint
     layouts = run_layouts(plan, lines, ctx, Library(joint.min_solutions, joint.max_solutions))
+    if not layouts.report.complete:
+        raise Interrupted(
+            f"stopped ({layouts.report.stopped}) while collecting candidate panels, before "
+            "any checkpoint; a joint search resumes only from its branch-and-bound phase"
+        )
     library = layouts.tally.library
     words = (lines.count + 63) // 64
     ranks = np.concatenate(library) if library else np.zeros(0, np.int64)
@@ -104,8 +108,7 @@ def search_joint(plan: LayoutPlan, lines: LineSet, ctx: RunContext) -> JointSear
         tables=(bits, sizes),
         top=spec.top,
     )
-    key = hashlib.sha256(json.dumps(spec.document.data, sort_keys=True).encode()).hexdigest()
-    found = branch_bound.run(problem, ctx, key)
+    found = branch_bound.run(problem, ctx, checkpoint_key(spec.document.data, "joint"))
     return JointSearch(layouts, len(ranks), distinct, bits, sizes, found)
 
 

@@ -7,9 +7,6 @@ rank of the positions' product; it covers every value assignment (a contiguous r
 
 from __future__ import annotations
 
-import hashlib
-import json
-import time
 from dataclasses import dataclass, field
 from types import ModuleType
 
@@ -19,7 +16,8 @@ import numpy as np
 from ...compile.connector import generated_module, loop_template
 from ...compile.protocols import RunContext
 from ...errors import BuildError
-from ...search.chunked import Chunks, run_in_chunks
+from ...search import driver
+from ...search.driver import Report, checkpoint_key
 from ...spaces import CombinationSpace, ProductSpace, RadixSpace, space_kernel_args
 from ...spaces.codegen import space_kernel_source
 from .kernels import base_filter
@@ -167,8 +165,7 @@ class Tally:
 @dataclass
 class Outcome:
     tally: Tally
-    seconds: float
-    ready_seconds: float
+    report: Report
     lines: int
 
 
@@ -251,6 +248,44 @@ class Library:
     high: int | None
 
 
+@dataclass
+class LayoutJob:
+    """The driver's job: units are layout blocks (one rank of the positions each)."""
+
+    module: ModuleType
+    args: tuple
+    spec: WitnessSpec
+    units: int
+    per_block: int
+    words: int
+    most: int
+    library: Library | None
+    label: str = "enumerating layouts"
+    noun: str = "blocks"
+    fixed: int = 0
+    tally: Tally = field(default_factory=Tally)
+
+    def prepare(self, first: int) -> None:
+        _chunk(self.module, self.args, 0, 0, self.per_block, self.words)
+
+    def work(self, lo: int, hi: int) -> tuple[int, np.ndarray, np.ndarray]:
+        counts, bits = _chunk(self.module, self.args, lo, hi - lo, self.per_block, self.words)
+        return lo, counts, bits
+
+    def fold(self, partial: tuple[int, np.ndarray, np.ndarray]) -> None:
+        lo, counts, bits = partial
+        _add(self.tally, counts, bits, lo * self.per_block, self.spec, self.library)
+
+    def snapshot(self) -> dict:
+        return self.tally.as_state()
+
+    def restore(self, state: dict) -> None:
+        self.tally = Tally.from_state(state)
+
+    def weight(self, lo: int, hi: int) -> int:
+        return (hi - lo) * self.per_block
+
+
 def run_layouts(
     plan: LayoutPlan,
     lines: LineSet,
@@ -262,8 +297,6 @@ def run_layouts(
     spec = plan.spec
     if ctx.threads:
         numba.set_num_threads(min(ctx.threads, numba.config.NUMBA_NUM_THREADS))
-    ready = time.perf_counter()
-    module = _module(plan)
     args = (
         space_kernel_args(plan.positions),
         _line_arrays(spec, lines),
@@ -273,28 +306,12 @@ def run_layouts(
     )
     words = (lines.count + 63) // 64 if library else 0
     per_block = plan.per_block
-    chunk = max(1, min(plan.blocks, CHUNK_ENTRIES // (per_block * (1 + words))))
-    _chunk(module, args, 0, 0, per_block, words)
-    ready_seconds = time.perf_counter() - ready
-    tally = Tally()
-
-    def work(first: int, stop: int) -> None:
-        counts, bits = _chunk(module, args, first, stop - first, per_block, words)
-        _add(tally, counts, bits, first * per_block, spec, library)
-
-    def restore(state: dict) -> None:
-        tally.__dict__.update(Tally.from_state(state).__dict__)
-
-    chunks = Chunks(
-        plan.blocks, "enumerating layouts", "blocks", chunk, lambda a, b: (b - a) * per_block
-    )
-    key = _checkpoint_key(spec) if library is None else None
-    seconds = run_in_chunks(chunks, work, ctx, key, tally.as_state, restore)
-    return Outcome(tally, seconds, ready_seconds, int(args[1][0].shape[0]))
-
-
-def _checkpoint_key(spec: WitnessSpec) -> str:
-    return hashlib.sha256(json.dumps(spec.document.data, sort_keys=True).encode()).hexdigest()
+    most = max(1, min(plan.blocks, CHUNK_ENTRIES // (per_block * (1 + words))))
+    job = LayoutJob(_module(plan), args, spec, plan.blocks, per_block, words, most, library)
+    # the library (solution bits kept for a joint search) is not checkpointed
+    key = checkpoint_key(spec.document.data, ctx.shard) if library is None else None
+    report = driver.run(job, ctx, key)
+    return Outcome(job.tally, report, int(args[1][0].shape[0]))
 
 
 def _chunk(module, args, first: int, blocks: int, per_block: int, words: int):

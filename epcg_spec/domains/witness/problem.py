@@ -101,6 +101,16 @@ class WitnessProblem:
             return self._layouts(ctx, lines)
         return self._joint(ctx, lines)
 
+    def refused(self, command: str) -> dict[str, str]:
+        """Run flags this spec's mode cannot honour, with the reason."""
+        flags = ("--resume", "--fresh", "--time-limit", "--threads")
+        if self.spec.mode == "solve" and command in ("build", "count"):
+            return dict.fromkeys(flags, "mode solve checks one panel in a single search")
+        if self.spec.mode == "joint" and command == "build":
+            why = "a joint search's first phase (collecting candidates) keeps no checkpoint"
+            return {"--time-limit": why}
+        return {}
+
     def count(self, ctx: RunContext, constrained: bool) -> RunOutput:
         size = self.space_size()
         result = base_result(self.name, self.kind, self.backend, ctx)
@@ -198,12 +208,15 @@ class WitnessProblem:
             f"{spec.name}: {self._plan.space.describe()}",
             f"  {tally.solvable:,} solvable, {tally.unique:,} with exactly one solution"
             + (f", {tally.invalid:,} with two symbols in one place" if tally.invalid else ""),
-            f"  {outcome.lines:,} candidate lines; {outcome.seconds:.3f} s "
-            f"(kernels ready in {outcome.ready_seconds:.1f} s)",
+            f"  {outcome.lines:,} candidate lines; {outcome.report.seconds:.3f} s "
+            f"(kernels ready in {outcome.report.compile_seconds:.1f} s)",
         ]
+        if not outcome.report.complete:
+            summary.append(f"  partial: stopped by {outcome.report.stopped}")
         if best:
             summary.append(f"  best: rank {best[0]['rank']} with {best[0]['score']} solutions")
-        return RunOutput(result=result, artifacts=artifacts, summary=summary)
+        stopped = outcome.report.stopped
+        return RunOutput(result=result, artifacts=artifacts, summary=summary, stopped=stopped)
 
     def _layout_result(self, ctx: RunContext, outcome: Outcome) -> dict[str, Any]:
         tally = outcome.tally
@@ -222,7 +235,8 @@ class WitnessProblem:
                 "expr": "solutions",
             },
             best=[],
-            seconds=round(outcome.seconds, 3),
+            seconds=round(outcome.report.seconds, 3),
+            **outcome.report.fields(),
         )
         return result
 
@@ -268,7 +282,8 @@ class WitnessProblem:
                 "sense": "maximize",
                 "expr": "fewest joint solutions over the proper subsets, of sets with one",
             },
-            seconds=round(search.layouts.seconds + found.seconds, 3),
+            seconds=round(search.layouts.report.seconds + found.report.seconds, 3),
+            **found.report.fields(),
         )
         best, artifacts = [], {}
         for k, (value, chosen) in enumerate(found.best, 1):
@@ -295,7 +310,7 @@ class WitnessProblem:
             f"{spec.name}: {tally.solvable:,} solvable panels of {self._plan.space.max_rank:,} "
             f"layouts; the {len(search.ranks):,} with different solution sets are candidates",
             f"  branch and bound: {found.nodes:,} nodes expanded; the unpruned tree has "
-            f"{unpruned:,} sets of {joint.panels} ({found.seconds:.2f} s)",
+            f"{unpruned:,} sets of {joint.panels} ({found.report.seconds:.2f} s)",
         ]
         if best:
             summary.append(
@@ -304,7 +319,8 @@ class WitnessProblem:
             )
         else:
             summary.append("  no set has exactly one joint solution")
-        return RunOutput(result=result, artifacts=artifacts, summary=summary)
+        stopped = found.report.stopped
+        return RunOutput(result=result, artifacts=artifacts, summary=summary, stopped=stopped)
 
 
 def _symbol_summary(panel: Panel) -> str:

@@ -1,0 +1,47 @@
+"""The run contract's flags: which command has which, and refusing those a kind cannot honour.
+
+Every flag of `build`, `count` and `sample` is either honoured by the spec's kind or refused
+with exit 2 and one line saying why; none is ignored. A kind says what it honours with its
+problem's `supports(command)`; the reasons below explain each refusal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import UsageError
+
+WHY_NOT: dict[str, str] = {
+    "--shard": "its work does not split into independent units",
+    "--resume": "it keeps no checkpoint to resume from",
+    "--fresh": "it keeps no checkpoint to discard",
+    "--time-limit": "its work cannot stop between units and be resumed",
+    "--threads": "it runs on one thread (spread items with --shard instead)",
+    "--limit": "its count is exact and does not stop early",
+    "--constrained": "its count always applies every rule of the spec",
+    "--no-prune": "it has no prefix pruning to turn off",
+    "--rank": "its content is not addressed by rank",
+    "-n": "it does not draw several samples",
+    "--distinct": "it does not draw several samples",
+}
+
+
+def given_flags(values: dict[str, Any], defaults: dict[str, Any]) -> list[str]:
+    """The flags the user gave: those whose value differs from the option's default."""
+    return [flag for flag, value in values.items() if value != defaults.get(flag)]
+
+
+def refuse_unsupported(domain: Any, problem: Any, command: str, flags: list[str]) -> None:
+    """Exit 2 (UsageError) on the first flag that the spec's kind (or mode) cannot honour.
+
+    A domain lists the run flags its kind honours per command (`supports`); a problem may
+    refuse some of them for its spec's mode (`refused(command)`, flag -> reason).
+    """
+    refused = problem.refused(command) if hasattr(problem, "refused") else {}
+    for flag in flags:
+        if flag in refused:
+            raise UsageError(f"{flag} is not supported here: {refused[flag]}")
+        if flag in WHY_NOT and flag not in domain.supports[command]:
+            raise UsageError(
+                f"kind {domain.kind} does not support {flag} for `{command}`: {WHY_NOT[flag]}"
+            )

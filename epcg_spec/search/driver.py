@@ -1,0 +1,258 @@
+"""The run driver: the one loop that runs every job, whatever its kind or back end.
+
+A job cuts its work into *units* fixed by the spec (rank blocks, layout blocks, items),
+computes any run of them with a pure `work(lo, hi)`, and folds those partial results into
+its tally in unit order. The driver alone decides how units are grouped into chunks (by
+time, so that progress, checkpoints and Ctrl-C come about every CHUNK_SECONDS), shows
+progress with the compile time apart, saves and restores checkpoints, and honours
+`--shard`, `--resume`, `--fresh` and `--time-limit`. Because the fold runs in unit order
+over pure partials, neither the chunking nor a resume changes a byte of the result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shlex
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Generic, Protocol, TypeVar
+
+from .. import __version__
+from ..compile.protocols import RunContext
+from ..errors import UsageError
+from ..output.files import atomic_write
+
+CHUNK_SECONDS = 0.5
+CHECKPOINT_SECONDS = 5.0
+CHECKPOINT_FORMAT = 1
+CHECKPOINT_NAME = ".checkpoint.json"
+
+P = TypeVar("P")
+
+
+class Job(Protocol[P]):
+    """What a domain hands the driver: units of work, how to do them and fold them."""
+
+    label: str  # what the progress line says, e.g. "enumerating ranks 0..92"
+    noun: str  # what a unit is, e.g. "blocks"
+    units: int  # how many units the whole (unsharded) job has
+    most: int  # the most units one chunk may hold (memory bound)
+    fixed: int  # 0: chunks sized by time; else every chunk holds this many (results depend on it)
+
+    def prepare(self, first: int) -> None:
+        """Compile or load the kernels before unit `first`; timed apart from the work."""
+
+    def work(self, lo: int, hi: int) -> P:
+        """The partial result of units [lo, hi): pure, the same on any executor."""
+
+    def fold(self, partial: P) -> None:
+        """Fold the partial result of the next units (in unit order) into the tally."""
+
+    def snapshot(self) -> dict[str, Any]:
+        """The tally as JSON-ready data, for a checkpoint."""
+
+    def restore(self, state: dict[str, Any]) -> None:
+        """Set the tally from a checkpoint's `snapshot()`."""
+
+    def weight(self, lo: int, hi: int) -> int:
+        """How much progress units [lo, hi) are worth (ranks, cells, items)."""
+
+
+@dataclass
+class Report(Generic[P]):
+    """How a run went: the units it covered, how far it got and why it stopped."""
+
+    shard: tuple[int, int]
+    lo: int
+    hi: int
+    done: int  # units of [lo, hi) folded in (lo + done is the next unit)
+    seconds: float
+    compile_seconds: float
+    stopped: str | None = None  # None (complete), "time limit" or "interrupted"
+
+    @property
+    def complete(self) -> bool:
+        return self.stopped is None
+
+    def shard_field(self) -> dict[str, int]:
+        """result.json's `shard`: which shard, and the units it covers."""
+        return {"index": self.shard[0], "count": self.shard[1], "lo": self.lo, "hi": self.hi}
+
+    def fields(self) -> dict[str, Any]:
+        """The driver's fields of result.json."""
+        fields: dict[str, Any] = {"compile_seconds": round(self.compile_seconds, 3)}
+        if not self.complete:
+            fields["partial"] = {"stopped": self.stopped, "units_done": self.done}
+        return fields
+
+
+def shard_units(units: int, shard: tuple[int, int]) -> tuple[int, int]:
+    """Units [lo, hi) of shard i of n: contiguous, and together they cover every unit."""
+    index, count = shard
+    return units * index // count, units * (index + 1) // count
+
+
+def checkpoint_key(*parts: Any) -> str:
+    """The fingerprint a checkpoint must match: spec, params, seed, shard, engine version."""
+    payload = json.dumps([__version__, *parts], sort_keys=True, default=str)
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def run(job: Job, ctx: RunContext, key: str | None) -> Report:
+    """Run `job` over the units of this run's shard; see the module docstring."""
+    lo, hi = shard_units(job.units, ctx.shard)
+    checkpoint = _checkpoint(ctx, key)
+    following = lo
+    if checkpoint is not None:
+        saved = checkpoint.load(ctx)
+        if saved is not None:
+            following = saved["next"]
+            job.restore(saved["state"])
+    compile_seconds = _prepare(job, ctx, following)
+    progress = ctx.progress
+    if progress:
+        # a resumed run announces only the work left, so that its rate (and ETA) is true
+        progress.start(job.label, job.weight(following, hi))
+    size, began = job.fixed or 1, time.perf_counter()
+    last_save = began
+    stopped = None
+    try:
+        with _interruptible() as interrupted:
+            while following < hi:
+                if interrupted.is_set():
+                    raise KeyboardInterrupt
+                stop = min(following + size, hi)
+                t0 = time.perf_counter()
+                job.fold(job.work(following, stop))
+                if progress:
+                    progress.advance(job.weight(following, stop))
+                following = stop
+                if not job.fixed:
+                    size = resize_chunk(size, time.perf_counter() - t0, most=job.most)
+                now = time.perf_counter()
+                if ctx.time_limit is not None and now - began >= ctx.time_limit and following < hi:
+                    stopped = "time limit"
+                    break
+                if checkpoint and now - last_save > CHECKPOINT_SECONDS:
+                    checkpoint.save(following, job.snapshot())
+                    last_save = now
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    finally:
+        if progress:
+            progress.finish()
+    if checkpoint:
+        if stopped:
+            checkpoint.save(following, job.snapshot())
+        else:
+            checkpoint.clear()
+    seconds = time.perf_counter() - began
+    return Report(ctx.shard, lo, hi, following - lo, seconds, compile_seconds, stopped)
+
+
+def _prepare(job: Job, ctx: RunContext, first: int) -> float:
+    began = time.perf_counter()
+    with ctx.progress.compiling(ctx.kind) if ctx.progress else _nothing():
+        job.prepare(first)
+    return time.perf_counter() - began
+
+
+@contextmanager
+def _nothing() -> Iterator[None]:
+    yield
+
+
+@contextmanager
+def _interruptible() -> Iterator[threading.Event]:
+    """Ctrl-C sets a flag the loop reads between chunks; a second Ctrl-C stops at once."""
+    flag = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield flag
+        return
+
+    def handler(signum, frame):
+        if flag.is_set():
+            raise KeyboardInterrupt
+        flag.set()
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield flag
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def resize_chunk(
+    size: int, elapsed: float, seconds: float = CHUNK_SECONDS, most: int = 1 << 14
+) -> int:
+    """The next chunk's size: doubled (up to `most`) after a chunk that took under half of
+    `seconds`, halved after one that took over twice as long."""
+    if elapsed < seconds / 2:
+        return max(1, min(size * 2, most))
+    if elapsed > seconds * 2 and size > 1:
+        return size // 2
+    return min(size, most)
+
+
+def _checkpoint(ctx: RunContext, key: str | None) -> Checkpoint | None:
+    if ctx.work_dir is None or key is None:
+        return None
+    return Checkpoint(Path(ctx.work_dir) / CHECKPOINT_NAME, key)
+
+
+@dataclass
+class Checkpoint:
+    """`OUT/.checkpoint.json`: one versioned format for every job, written atomically."""
+
+    path: Path
+    key: str
+
+    def load(self, ctx: RunContext) -> dict[str, Any] | None:
+        """The saved progress when resuming; an unasked-for checkpoint is never discarded
+        silently: without --resume or --fresh it is a usage error."""
+        if not self.path.exists():
+            return None
+        if ctx.fresh:
+            self.clear()
+            return None
+        if not ctx.resume:
+            raise UsageError(
+                f"{self.path.parent} holds the checkpoint of an unfinished run; add --resume "
+                "to continue it, or --fresh to discard it and start over"
+            )
+        try:
+            saved = json.loads(self.path.read_text("utf-8"))
+        except (OSError, ValueError) as exc:
+            raise UsageError(
+                f"{self.path} cannot be read ({exc}); run with --fresh to start over"
+            ) from None
+        if saved.get("format") != CHECKPOINT_FORMAT:
+            raise UsageError(
+                f"{self.path} has checkpoint format {saved.get('format')!r}, this version "
+                f"reads {CHECKPOINT_FORMAT}; run with --fresh to start over"
+            )
+        if saved.get("key") != self.key:
+            raise UsageError(
+                f"{self.path} belongs to another spec, params, seed, shard or version; run "
+                "with --fresh to discard it, or use another --out"
+            )
+        return saved
+
+    def save(self, following: int, state: dict[str, Any]) -> None:
+        record = {"format": CHECKPOINT_FORMAT, "key": self.key, "next": following}
+        atomic_write(self.path, json.dumps({**record, "state": state}))
+
+    def clear(self) -> None:
+        self.path.unlink(missing_ok=True)
+
+
+def resume_command(argv: list[str]) -> str:
+    """The command line that continues a stopped run: the same one, with --resume."""
+    words = [w for w in argv if w not in ("--resume", "--fresh")]
+    return " ".join(["epcg-spec", *map(shlex.quote, words), "--resume"])
