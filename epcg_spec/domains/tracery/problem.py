@@ -133,7 +133,9 @@ class TraceryProblem:
             return Item({"rank": rank, "score": None, "state": text}, line=text)
 
         job = ItemJob(f"{spec.mode} outputs of {spec.name}", units, make, noun="outputs")
-        key = checkpoint_key(spec.document.data, ctx.seed, ctx.shard, ctx.options)
+        grammar = repr(sorted(spec.symbols.items()))
+        settings = (spec.origin, spec.compat, sorted(spec.no_repeat), spec.depth, spec.limit)
+        key = checkpoint_key(grammar, settings, spec.mode, units, ctx.seed, ctx.shard, ctx.options)
         report = driver.run(job, ctx, key)
         best = [item.record for item in job.items]
         result = self._result(ctx, expansion)

@@ -1,0 +1,111 @@
+"""The run contract: every run flag of every kind is honoured or refused (exit 2, one line).
+
+The table below is written by hand from the documented contract (docs and `kinds KIND`),
+not derived from the code it checks.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from epcg_spec.cli.main import main
+from epcg_spec.errors import EpcgError
+from tests.domains.space.helpers import SPECS
+
+FLAG_ARGS = {
+    "--shard": ["--shard", "0/2"],
+    "--resume": ["--resume"],
+    "--fresh": ["--fresh"],
+    "--time-limit": ["--time-limit", "30"],
+    "--threads": ["--threads", "1"],
+    "--no-prune": ["--no-prune"],
+    "--limit": ["--limit", "3"],
+    "--constrained": ["--constrained"],
+    "--rank": ["--rank", "0"],
+    "-n": ["-n", "2"],
+    "--distinct": ["--distinct"],
+}
+COMMAND_FLAGS = {
+    "build": ["--shard", "--resume", "--fresh", "--time-limit", "--threads", "--no-prune"],
+    "count": ["--constrained", "--limit", "--time-limit", "--threads", "--no-prune"],
+    "sample": ["--rank", "-n", "--distinct"],
+}
+ITEMS = {"--shard", "--resume", "--fresh", "--time-limit"}
+HONOURED = {
+    "n-queens.yaml": {
+        "build": ITEMS | {"--threads", "--no-prune"},
+        "count": {"--constrained", "--time-limit", "--threads", "--no-prune"},
+        "sample": {"--rank", "-n", "--distinct"},
+    },
+    "witness-must-cross.yaml": {
+        "build": {"--resume", "--fresh", "--time-limit", "--threads"},
+        "count": {"--constrained", "--time-limit", "--threads"},
+        "sample": {"--rank", "-n", "--distinct"},
+    },
+    "witness-panel.yaml": {"build": set(), "count": {"--constrained"}, "sample": None},
+    "fling.yaml": {
+        "build": {"--threads"},
+        "count": {"--constrained", "--threads"},
+        "sample": {"--rank", "-n", "--distinct"},
+    },
+    "wfc-pipes.yaml": {"build": ITEMS, "count": {"--limit"}, "sample": None},
+    "sudoku-4x4.epcg": {"build": ITEMS, "count": {"--limit"}, "sample": None},
+    "sudoku-escargot.yaml": {"build": set(), "count": {"--limit"}, "sample": None},
+    "ppg-escape-room.yaml": {"build": ITEMS, "count": set(), "sample": None},
+    "ppg-levers.epcg": {"build": set(), "count": set(), "sample": None},
+    "rooms-caves.yaml": {"build": {"--resume"}, "count": {"--limit"}, "sample": None},
+    "rooms-dungeon.epcg": {"build": set(), "count": {"--limit"}, "sample": None},
+    "tracery-weather.epcg": {
+        "build": ITEMS,
+        "count": set(),
+        "sample": {"--rank", "-n", "--distinct"},
+    },
+    "nested-dungeon.epcg": {"build": set(), "count": set(), "sample": set()},
+}
+CASES = [
+    (spec, command, flag, flag in honoured)
+    for spec, commands in HONOURED.items()
+    for command, honoured in commands.items()
+    if honoured is not None
+    for flag in COMMAND_FLAGS[command]
+]
+
+
+@pytest.mark.parametrize(("spec", "command", "flag", "honoured"), CASES)
+def test_every_flag_is_honoured_or_refused_in_one_line(
+    spec, command, flag, honoured, monkeypatch, tmp_path, capsys
+):
+    argv = [command, str(SPECS / spec), *FLAG_ARGS[flag]]
+    if command == "build":
+        argv += ["--out", str(tmp_path / "out")]
+    monkeypatch.setattr("epcg_spec.cli.main.RunContext", _reached_the_run)
+    code = main(argv)
+    _, err = capsys.readouterr()
+    if honoured:
+        assert code == 99, err  # reached the run: the flag was accepted
+    else:
+        assert code == 2, (code, err)
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and flag in lines[0] and "support" in lines[0], err
+
+
+class _Reached(EpcgError):
+    exit_code = 99
+
+
+def _reached_the_run(*args, **kwargs):
+    """Stands in for RunContext: the command got past its flag checks, so stop there."""
+    raise _Reached("reached the run")
+
+
+def test_kinds_kind_lists_what_the_kind_honours(capsys):
+    assert main(["kinds", "wfc"]) == 0
+    out = capsys.readouterr().out
+    assert "build   --fresh --resume --shard --time-limit" in out
+    assert "count   --limit" in out
+    assert main(["kinds", "nope"]) == 2
+
+
+def test_rank_and_n_together_are_refused(capsys):
+    assert main(["sample", str(SPECS / "n-queens.yaml"), "--rank", "1", "-n", "3"]) == 2
+    assert "--rank" in capsys.readouterr().err

@@ -1,0 +1,151 @@
+"""The run flags' effects, for every kind whose work splits: shards, resume, time limits,
+kill -9 and Ctrl-C all give the same content as one uninterrupted run."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from epcg_spec.cli.main import main
+from epcg_spec.output.result import without_timings
+from epcg_spec.search import driver, items
+from tests.domains.space.helpers import SPECS
+
+ROOT = Path(__file__).resolve().parents[2]
+ITEM_SPECS = ["sudoku-4x4.epcg", "tracery-weather.epcg", "wfc-flowers.yaml", "ppg-escape-room.yaml"]
+LISTS = ("best", "outputs", "puzzles")  # the per-item lists of the item kinds' results
+
+
+def _build(spec: str, out: Path, *flags: str) -> int:
+    return main(["build", str(SPECS / spec), "--out", str(out), "-q", *flags])
+
+
+def _result(out: Path) -> dict:
+    return without_timings(json.loads((out / "result.json").read_text()))
+
+
+def _files(out: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in out.iterdir() if p.name != "result.json"}
+
+
+@pytest.mark.parametrize("spec", ITEM_SPECS)
+def test_item_shards_together_are_the_single_run(spec, tmp_path):
+    assert _build(spec, tmp_path / "one") == 0
+    assert _build(spec, tmp_path / "s0", "--shard", "0/2") == 0
+    assert _build(spec, tmp_path / "s1", "--shard", "1/2") == 0
+    one, s0, s1 = (_result(tmp_path / n) for n in ("one", "s0", "s1"))
+    for key in LISTS:
+        if key in one:
+            assert s0[key] + s1[key] == one[key]
+    assert s0["shard"]["hi"] == s1["shard"]["lo"] and s1["shard"]["hi"] == one["shard"]["hi"]
+    whole, first, second = (_files(tmp_path / n) for n in ("one", "s0", "s1"))
+    if "outputs.txt" in whole:  # tracery: one text file of every output, in order
+        joined = first.pop("outputs.txt") + second.pop("outputs.txt")
+        assert joined == whole.pop("outputs.txt")
+    assert {**first, **second} == whole
+
+
+@pytest.mark.parametrize("spec", ITEM_SPECS)
+def test_an_interrupted_item_build_resumes_to_the_same_content(spec, tmp_path, monkeypatch):
+    assert _build(spec, tmp_path / "one") == 0
+    real, calls = items.ItemJob.work, []
+
+    def ctrl_c_on_second_chunk(self, lo, hi):
+        calls.append(lo)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(self, lo, hi)
+
+    monkeypatch.setattr(items.ItemJob, "work", ctrl_c_on_second_chunk)
+    monkeypatch.setattr(driver, "CHECKPOINT_SECONDS", 0.0)
+    out = tmp_path / "two"
+    assert _build(spec, out) == 130
+    partial = _result(out)
+    assert partial["partial"] == {"stopped": "interrupted", "units_done": 1}
+    assert _build(spec, out) == 2  # a checkpoint is never discarded silently
+    monkeypatch.setattr(items.ItemJob, "work", real)
+    assert _build(spec, out, "--resume") == 0
+    assert _result(out) == _result(tmp_path / "one")
+    assert _files(out) == _files(tmp_path / "one")
+    assert not (out / driver.CHECKPOINT_NAME).exists()
+
+
+def test_a_time_limit_stops_between_units_and_resume_finishes(tmp_path):
+    spec, out = "sudoku-4x4.epcg", tmp_path / "limited"
+    assert _build(spec, tmp_path / "one") == 0
+    assert _build(spec, out, "--time-limit", "1e-9") == 0
+    assert _result(out)["partial"]["stopped"] == "time limit"
+    for _ in range(5):  # each resume under the same limit makes at least one more unit
+        assert _build(spec, out, "--time-limit", "1e-9", "--resume") == 0
+        if "partial" not in _result(out):
+            break
+    assert _result(out) == _result(tmp_path / "one")
+
+
+def test_fresh_discards_a_checkpoint(tmp_path):
+    out = tmp_path / "out"
+    assert _build("sudoku-4x4.epcg", out, "--time-limit", "1e-9") == 0
+    assert (out / driver.CHECKPOINT_NAME).exists()
+    assert _build("sudoku-4x4.epcg", out, "--fresh") == 0
+    assert "partial" not in _result(out)
+
+
+def test_count_stops_at_a_time_limit_with_a_partial_count(capsys):
+    argv = ["count", str(SPECS / "n-queens.yaml"), "--constrained", "--param", "n=12"]
+    assert main([*argv, "--no-prune", "--threads", "1", "--time-limit", "0.2", "--json"]) == 0
+    out, err = capsys.readouterr()
+    result = json.loads(out)
+    assert result["partial"]["stopped"] == "time limit"
+    assert 0 <= result["count"] < 14200  # 14,200 solutions in all
+    assert "lower bound" in err
+
+
+def _spawn(out: Path, *flags: str) -> subprocess.Popen:
+    env = {**os.environ, "EPCG_SPEC_CHECKPOINT_SECONDS": "0.05", "PYTHONPATH": str(ROOT)}
+    argv = [sys.executable, "-m", "epcg_spec", "build", str(SPECS / "n-queens.yaml")]
+    argv += ["--param", "n=12", "--no-prune", "--threads", "1", "--out", str(out), "-q"]
+    return subprocess.Popen(
+        [*argv, *flags], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def _wait_for(path: Path, process: subprocess.Popen, seconds: float = 120) -> None:
+    end = time.monotonic() + seconds
+    while not path.exists():
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < end, "no checkpoint appeared"
+        time.sleep(0.01)
+
+
+def test_kill_9_then_resume_equals_an_uninterrupted_run(tmp_path):
+    shard = ("--shard", "0/8")
+    whole = _spawn(tmp_path / "whole", *shard)
+    assert whole.wait(300) == 0, whole.communicate()
+    killed = _spawn(tmp_path / "killed", *shard)
+    _wait_for(tmp_path / "killed" / driver.CHECKPOINT_NAME, killed)
+    killed.kill()
+    killed.wait()
+    resumed = _spawn(tmp_path / "killed", *shard, "--resume")
+    assert resumed.wait(300) == 0, resumed.communicate()
+    assert _result(tmp_path / "killed") == _result(tmp_path / "whole")
+
+
+def test_ctrl_c_exits_130_within_3_s_with_a_checkpoint_and_the_resume_command(tmp_path):
+    out = tmp_path / "out"
+    run = _spawn(out)
+    _wait_for(out / driver.CHECKPOINT_NAME, run)
+    sent = time.monotonic()
+    run.send_signal(signal.SIGINT)
+    code = run.wait(30)
+    took = time.monotonic() - sent
+    _, err = run.communicate()
+    assert code == 130 and took < 3.0, (code, took, err)
+    assert "--resume" in err and (out / driver.CHECKPOINT_NAME).exists()
+    assert _result(out)["partial"]["stopped"] == "interrupted"
