@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +17,7 @@ from epcg_spec.domains.ppg.problem import PpgProblem
 from epcg_spec.domains.ppg.simulate import simulate
 from epcg_spec.domains.ppg.universe import draw_universe
 from epcg_spec.errors import SpecError
+from epcg_spec.output.result import without_timings
 from epcg_spec.search import backtrack
 from tests.oracles.ppg_oracle import is_strict_order, plays_through, rule_holds
 
@@ -73,8 +75,7 @@ def outputs(tmp_path, name: str, *extra: str) -> dict[str, str]:
     assert main(["build", "specs/ppg-escape-room.yaml", "--out", str(out), "-q", *extra]) == 0
     files = {p.name: p.read_text() for p in out.iterdir()}
     result = json.loads(files.pop("result.json"))
-    result.pop("seconds")
-    files["result.json"] = json.dumps(result)
+    files["result.json"] = json.dumps(without_timings(result))
     return files
 
 
@@ -188,10 +189,17 @@ class Recorder:
     def finish(self):
         self.calls.append(("finish",))
 
+    @contextmanager
+    def compiling(self, kind):
+        self.calls.append(("compiling", kind))
+        yield
+
 
 def test_generation_reports_progress_per_puzzle():
     spec = spec_of({**yaml_data("specs/ppg-escape-room.yaml"), "puzzles": 4})
     progress = Recorder()
     output = PpgProblem(spec).run(RunContext(seed=3, progress=progress))
-    assert progress.calls == [("start", 4)] + [("advance", 1)] * 4 + [("finish",)]
+    assert progress.calls[:2] == [("compiling", ""), ("start", 4)]
+    assert progress.calls[-1] == ("finish",)
+    assert sum(n for call, *n in progress.calls if call == "advance" for n in n) == 4
     assert [p["seed"] for p in output.result["puzzles"]] == [3, 4, 5, 6]

@@ -72,7 +72,7 @@ def test_nested_tree_errors(tmp_path, capsys):
 @pytest.mark.parametrize(
     "extra, args, message",
     [
-        ("", ["--steps", "0"], "--steps '0': give a positive whole number"),
+        ("", ["--steps", "0"], "'--steps': 0 is not in the range x>=1"),
         ("search: {strategy: restart}\n", ["--steps", "3"], "this spec restarts"),
         ("search: {undos: 5}\n", ["--resume"], "this spec restarts"),
         ("", ["--resume"], "no paused run"),
