@@ -12,7 +12,7 @@ import click
 from .. import __version__
 from ..compile import registry
 from ..compile.protocols import Problem, RunContext, RunOutput
-from ..errors import Interrupted, UsageError
+from ..errors import BuildError, Interrupted, UsageError
 from ..output.files import atomic_write
 from ..output.jsontext import dumps
 from ..output.result import write_outputs
@@ -347,9 +347,15 @@ def fmt(spec, target, output):
 @click.option("--out", type=click.Path(), required=True, help="Folder for the merged result.")
 @_json
 def merge(results, out, as_json):
-    """Merge the result.json files of all shards of one run into one result."""
-    loaded = [json.loads(Path(p).read_text("utf-8")) for p in results]
-    output = merge_results(loaded)
+    """Merge the shards of one run (their folders or result.json files) into one result."""
+    paths = [Path(p) / "result.json" if Path(p).is_dir() else Path(p) for p in results]
+    loaded = []
+    for path in paths:
+        try:
+            loaded.append(json.loads(path.read_text("utf-8")))
+        except (OSError, ValueError) as exc:
+            raise BuildError(f"{path}: not a result.json of a shard ({exc})") from None
+    output = merge_results(loaded, [p.parent for p in paths])
     write_outputs(Path(out), output)
     _emit(output, as_json)
     return OK

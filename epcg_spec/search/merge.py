@@ -1,32 +1,67 @@
-"""Merging the result.json files of the shards of one exhaustive run."""
+"""Merging the shards of one run (`epcg-spec merge`) into what a single run would write.
+
+Exhaustive shards add their counts and merge their best lists by (score, rank). Item shards
+(wfc, sudoku, ppg, tracery) hold consecutive items: their per-item lists are joined in shard
+order and their tallies added; a file that several shards wrote (Tracery's outputs.txt) is
+joined in shard order too, and every other file is taken as it is.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from ..compile.protocols import RunOutput
 from ..errors import UsageError
 
 SAME = ("spec", "kind", "backend", "version", "seed", "space_size", "objective")
+ITEM_KINDS = ("wfc", "sudoku", "ppg", "tracery")
+ITEM_LISTS = ("best", "outputs", "puzzles")
+ITEM_SUMS = ("evaluated", "count", "attempts", "contradictions", "backtracks")
+TIME_SUMS = ("seconds", "compile_seconds")
 
 
-def merge_results(results: list[dict[str, Any]]) -> RunOutput:
-    """One result equal to what a single run over all shards would have written."""
+def merge_results(results: list[dict[str, Any]], folders: list[Path]) -> RunOutput:
+    """One result (and its files) equal to a single run over all the shards."""
+    order = _check(results)
+    results = [results[i] for i in order]
+    folders = [folders[i] for i in order]
     first = results[0]
-    if first.get("backend") != "exhaustive":
+    if first.get("backend") == "exhaustive":
+        merged = _exhaustive(results)
+    elif first.get("kind") in ITEM_KINDS:
+        merged = _items(results)
+    else:
         raise UsageError(
-            f"merge combines shards of exhaustive runs; this result is from {first.get('backend')}"
+            f"merge combines shards of space and item kinds ({', '.join(ITEM_KINDS)}); "
+            f"kind {first.get('kind')} is not sharded"
         )
+    merged.update({k: round(sum(r.get(k, 0) for r in results), 3) for k in TIME_SUMS})
+    units = f"{merged['shard']['hi'] - merged['shard']['lo']:,} units"
+    summary = [f"{first['spec']}: merged {len(results)} shards ({units}): {merged['count']:,}"]
+    return RunOutput(result=merged, artifacts=_files(folders), summary=summary)
+
+
+def _check(results: list[dict[str, Any]]) -> list[int]:
+    """The results' order by shard index, once every shard is known to be there once."""
+    first = results[0]
     for other in results[1:]:
         for key in SAME:
             if other.get(key) != first.get(key):
                 raise UsageError(f"cannot merge: the results differ in '{key}'")
-    shards = sorted((r.get("shard") or {}).get("index", -1) for r in results)
+    if any("partial" in r for r in results):
+        raise UsageError("cannot merge a partial result: finish that shard with --resume first")
+    shards = [(r.get("shard") or {}).get("index", -1) for r in results]
     count = (first.get("shard") or {}).get("count", 1)
-    if shards != list(range(count)):
+    if sorted(shards) != list(range(count)):
         raise UsageError(
-            f"cannot merge: need each of the {count} shards exactly once, got {shards}"
+            f"cannot merge: need each of the {count} shards exactly once, got {sorted(shards)}"
         )
+    return sorted(range(len(results)), key=shards.__getitem__)
+
+
+def _exhaustive(results: list[dict[str, Any]]) -> dict[str, Any]:
+    first = results[0]
     objective = first.get("objective")
     sign = -1.0 if objective and objective.get("sense") == "minimize" else 1.0
     top = max(len(r["best"]) for r in results)
@@ -41,9 +76,33 @@ def merge_results(results: list[dict[str, Any]]) -> RunOutput:
         pruned=sum(r.get("pruned", 0) for r in results),
         count=sum(r["count"] for r in results),
         best=best,
-        seconds=round(sum(r["seconds"] for r in results), 3),
     )
-    summary = [
-        f"{first['spec']}: merged {count} shards: {merged['count']:,} states meet every constraint"
-    ]
-    return RunOutput(result=merged, summary=summary)
+    return merged
+
+
+def _items(results: list[dict[str, Any]]) -> dict[str, Any]:
+    first = results[0]
+    merged = dict(first)
+    for key in ITEM_LISTS:
+        if key in first:
+            merged[key] = [item for r in results for item in r[key]]
+    for key in ITEM_SUMS:
+        if key in first:
+            merged[key] = sum(r[key] for r in results)
+    merged["shard"] = {
+        "index": 0,
+        "count": 1,
+        "lo": results[0]["shard"]["lo"],
+        "hi": results[-1]["shard"]["hi"],
+    }
+    return merged
+
+
+def _files(folders: list[Path]) -> dict[str, bytes]:
+    """Every shard's files but result.json; a name in several shards is joined in order."""
+    files: dict[str, bytes] = {}
+    for folder in folders:
+        for path in sorted(Path(folder).iterdir()):
+            if path.is_file() and path.name != "result.json" and not path.name.startswith("."):
+                files[path.name] = files.get(path.name, b"") + path.read_bytes()
+    return files

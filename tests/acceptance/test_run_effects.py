@@ -50,6 +50,10 @@ def test_item_shards_together_are_the_single_run(spec, tmp_path):
         joined = first.pop("outputs.txt") + second.pop("outputs.txt")
         assert joined == whole.pop("outputs.txt")
     assert {**first, **second} == whole
+    merged = tmp_path / "merged"
+    assert main(["merge", str(tmp_path / "s1"), str(tmp_path / "s0"), "--out", str(merged)]) == 0
+    assert _result(merged) == one
+    assert _files(merged) == _files(tmp_path / "one")
 
 
 @pytest.mark.parametrize("spec", ITEM_SPECS)
