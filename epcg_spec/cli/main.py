@@ -9,9 +9,9 @@ from typing import Any
 
 import click
 
-from .. import __version__
+from .. import __version__, api
 from ..compile import registry
-from ..compile.protocols import Problem, RunContext, RunOutput
+from ..compile.protocols import RunOutput
 from ..errors import BuildError, Interrupted, UsageError
 from ..output.files import atomic_write
 from ..output.jsontext import dumps
@@ -19,11 +19,9 @@ from ..output.result import write_outputs
 from ..search.driver import resume_command
 from ..search.merge import merge_results
 from ..spec.dsl import dump_dsl
-from ..spec.load import load_document, load_spec
-from ..spec.params import parse_overrides
+from ..spec.load import load_document
 from ..spec.yaml_writer import dump_yaml
 from .errors import OK, run_guarded
-from .flags import refuse_unsupported
 from .progress import StderrProgress
 from .validate import validate_paths
 
@@ -103,61 +101,26 @@ _time_limit = click.option(
 )
 
 
-def _load(spec: str, params: tuple[str, ...]):
-    return load_spec(Path(spec), parse_overrides(list(params)))
+def _load(spec: str, params: tuple[str, ...], options: dict[str, Any]) -> api.Spec:
+    return api.load(spec, list(params), options)
 
 
-def _options(loaded, given: dict[str, Any]) -> dict[str, Any]:
-    """Domain options given on the command line; refused for kinds that do not take them."""
-    chosen = {k: v for k, v in given.items() if v is not None}
-    for name in chosen:
-        option_name = name.replace("_", "-")
-        kinds = registry.cli_options()[option_name][1]
-        if loaded.domain.kind not in kinds:
-            raise UsageError(
-                f"--{option_name} applies to kind {', '.join(kinds)}, not to {loaded.domain.kind}"
-            )
-    return chosen
-
-
-def _compile(loaded, command: str, flags: dict[str, Any], options: dict[str, Any]) -> Problem:
-    """The compiled problem, once every run flag given is known to be honoured."""
-    problem = loaded.domain.compile(loaded.spec)
-    _need(problem, command, command)
-    given = [flag for flag, value in flags.items() if value not in (None, False)]
-    given += [f"--{name.replace('_', '-')}" for name in options]
-    refuse_unsupported(loaded.domain, problem, command, given)
-    return problem
-
-
-def _seed(loaded, seed: int | None) -> int:
-    if seed is not None:
-        return seed
-    value = loaded.document.data.get("seed", 0)
-    return value if isinstance(value, int) else 0
-
-
-def _emit(output: RunOutput, as_json: bool) -> None:
+def _emit(result: api.Result | RunOutput, as_json: bool) -> None:
     if as_json:
-        click.echo(dumps(output.result))
+        click.echo(dumps(result.data if isinstance(result, api.Result) else result.result))
     else:
-        for line in output.summary:
+        for line in result.summary:
             click.echo(line)
 
 
-def _need(problem: Problem, method: str, command: str) -> None:
-    if method != "build" and not callable(getattr(problem, method, None)):
-        raise UsageError(f"kind {problem.kind} does not support `{command}`")
-
-
-def _stopped(output: RunOutput, where: str) -> None:
+def _stopped(result: api.Result, where: str) -> None:
     """Say how to go on after a run the driver stopped early (exit 130 on Ctrl-C)."""
-    if output.stopped is None:
+    if result.stopped is None:
         return
     argv = click.get_current_context().obj["argv"]
     how = f"continue with: {resume_command(argv)}" if where else "the count is a lower bound"
-    message = f"partial result ({output.stopped}){where}; {how}"
-    if output.stopped == "interrupted":
+    message = f"partial result ({result.stopped}){where}; {how}"
+    if result.stopped == "interrupted":
         raise Interrupted(message)
     click.echo(message, err=True)
 
@@ -200,38 +163,23 @@ def build(
     **given,
 ):
     """Compile SPEC, run its back end, write OUT/result.json and the content."""
-    if resume and fresh:
-        raise UsageError("--resume continues a checkpoint and --fresh discards it: give one")
-    loaded = _load(spec, params)
-    options = _options(loaded, given)
-    flags = {
-        "--threads": threads,
-        "--shard": shard,
-        "--resume": resume,
-        "--fresh": fresh,
-        "--time-limit": time_limit,
-        "--no-prune": no_prune,
-    }
-    problem = _compile(loaded, "build", flags, options)
-    folder = Path(out) if out else Path("out") / problem.name
-    ctx = RunContext(
-        seed=_seed(loaded, seed),
+    loaded = _load(spec, params, given)
+    folder = Path(out) if out else Path("out") / loaded.name
+    result = loaded.build(
+        folder,
+        seed=seed,
         threads=threads,
-        progress=StderrProgress(quiet),
-        work_dir=folder,
+        shard=shard,
         resume=resume,
         fresh=fresh,
-        shard=shard or (0, 1),
         time_limit=time_limit,
-        kind=problem.kind,
-        options={**options, "no_prune": no_prune},
+        no_prune=no_prune,
+        progress=StderrProgress(quiet),
     )
-    output = problem.run(ctx)
-    written = write_outputs(folder, output)
-    _emit(output, as_json)
+    _emit(result, as_json)
     if not as_json:
-        click.echo(f"  wrote {', '.join(str(p) for p in written)}")
-    _stopped(output, f" written to {folder}")
+        click.echo(f"  wrote {', '.join(str(p) for p in result.written)}")
+    _stopped(result, f" written to {folder}")
     return OK
 
 
@@ -252,28 +200,16 @@ def build(
 @_domain_options("count")
 def count(spec, constrained, limit, time_limit, no_prune, threads, as_json, params, **given):
     """Print the exact size of SPEC's space (and, with --constrained, how many are valid)."""
-    loaded = _load(spec, params)
-    options = _options(loaded, given)
-    flags = {
-        "--constrained": constrained,
-        "--limit": limit,
-        "--time-limit": time_limit,
-        "--no-prune": no_prune,
-        "--threads": threads,
-    }
-    problem = _compile(loaded, "count", flags, options)
-    ctx = RunContext(
-        seed=_seed(loaded, None),
-        threads=threads,
-        progress=StderrProgress(),
-        time_limit=time_limit,
+    result = _load(spec, params, given).count(
+        constrained=constrained,
         limit=limit,
-        kind=problem.kind,
-        options={**options, "no_prune": no_prune},
+        time_limit=time_limit,
+        threads=threads,
+        no_prune=no_prune,
+        progress=StderrProgress(),
     )
-    output = problem.count(ctx, constrained)
-    _emit(output, as_json)
-    _stopped(output, "")
+    _emit(result, as_json)
+    _stopped(result, "")
     return OK
 
 
@@ -299,14 +235,8 @@ def count(spec, constrained, limit, time_limit, no_prune, threads, as_json, para
 @_domain_options("sample")
 def sample(spec, ranks, samples, seed, distinct, as_json, params, **given):
     """Print content of SPEC by rank, or sampled uniformly."""
-    if ranks and (samples is not None or distinct):
-        raise UsageError("--rank names the content; -n and --distinct draw it: give one or other")
-    loaded = _load(spec, params)
-    options = _options(loaded, given)
-    flags = {"--rank": ranks or None, "-n": samples, "--distinct": distinct}
-    problem = _compile(loaded, "sample", flags, options)
-    ctx = RunContext(seed=_seed(loaded, seed), kind=problem.kind, options=options)
-    _emit(problem.sample(ctx, list(ranks) or None, samples or 1, distinct), as_json)
+    loaded = _load(spec, params, given)
+    _emit(loaded.sample(samples, ranks=ranks, seed=seed, distinct=distinct), as_json)
     return OK
 
 
@@ -316,13 +246,12 @@ def sample(spec, ranks, samples, seed, distinct, as_json, params, **given):
 @_param
 def explain(spec, as_json, params):
     """Show the compiled problem: space, size, constraints, back end, estimates."""
-    loaded = _load(spec, params)
-    rows = loaded.domain.compile(loaded.spec).explain()
+    rows = _load(spec, params, {}).explain()
     if as_json:
-        click.echo(dumps(dict(rows)))
+        click.echo(dumps(rows))
         return OK
-    width = max(len(label) for label, _ in rows)
-    for label, text in rows:
+    width = max(len(label) for label in rows)
+    for label, text in rows.items():
         click.echo(f"{label:<{width}}  {text}")
     return OK
 

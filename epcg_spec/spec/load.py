@@ -46,8 +46,11 @@ def read_text(path: Path) -> str:
 
 def load_document(path: Path) -> Document:
     """Parse any supported file into a located document carrying a `kind`."""
-    path = Path(path)
-    text = read_text(path)
+    return parse_document(read_text(Path(path)), Path(path))
+
+
+def parse_document(text: str, path: Path) -> Document:
+    """Parse `text`, read from (or named as) `path`, whose suffix says its syntax."""
     syntax = SPEC_SUFFIXES.get(path.suffix.lower())
     if syntax == "dsl":
         return load_dsl(text, str(path))

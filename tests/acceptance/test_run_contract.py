@@ -78,7 +78,7 @@ def test_every_flag_is_honoured_or_refused_in_one_line(
     argv = [command, str(SPECS / spec), *FLAG_ARGS[flag]]
     if command == "build":
         argv += ["--out", str(tmp_path / "out")]
-    monkeypatch.setattr("epcg_spec.cli.main.RunContext", _reached_the_run)
+    monkeypatch.setattr("epcg_spec.api.RunContext", _reached_the_run)
     code = main(argv)
     _, err = capsys.readouterr()
     if honoured:

@@ -1,0 +1,278 @@
+"""The Python API: the same engine the command line drives, for notebooks and programs.
+
+    import epcg_spec
+    spec = epcg_spec.load("specs/n-queens.yaml", params={"n": 10})
+    result = spec.build(out="out/queens", threads=2)
+    print(result.count, result.items[0])
+
+Every run option of the command line is an argument here, honoured or refused the same
+way (UsageError); a bad spec raises SpecError, whose `diagnostics` carry file, line and
+column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .compile import registry
+from .compile.protocols import Progress, RunContext, RunOutput
+from .errors import UsageError
+from .output.jsontext import dumps
+from .output.result import write_outputs
+from .spec.load import Loaded, check_document, load_document, parse_document
+from .spec.params import parse_overrides
+
+FORMATS = {"yaml": ".yaml", "dsl": ".epcg", "json": ".json"}
+
+
+@dataclass
+class Result:
+    """What a command produced: result.json's content, the files, and a readable summary."""
+
+    data: dict[str, Any]
+    files: dict[str, str | bytes] = field(default_factory=dict)
+    summary: list[str] = field(default_factory=list)
+    stopped: str | None = None  # None: complete; "time limit" or "interrupted": partial
+    written: list[Path] = field(default_factory=list)
+
+    @property
+    def count(self) -> int | None:
+        """The headline count: states meeting every constraint, items made, derivations."""
+        return self.data.get("count")
+
+    @property
+    def items(self) -> list[Any]:
+        """The content: best states, outputs, puzzles or samples, in order."""
+        return self.data.get("best") or self.data.get("samples") or []
+
+    @property
+    def seconds(self) -> float | None:
+        """Time spent on the work, compile time apart (see `compile_seconds`)."""
+        return self.data.get("seconds")
+
+    @property
+    def compile_seconds(self) -> float | None:
+        return self.data.get("compile_seconds")
+
+    @property
+    def complete(self) -> bool:
+        return self.stopped is None
+
+    def to_json(self) -> str:
+        """result.json's text (keys in a fixed order)."""
+        return dumps(self.data)
+
+    @classmethod
+    def of(cls, output: RunOutput, written: list[Path] | None = None) -> Result:
+        return cls(output.result, output.artifacts, output.summary, output.stopped, written or [])
+
+
+@dataclass
+class Spec:
+    """A loaded, checked spec, ready to build, count, sample or explain."""
+
+    loaded: Loaded
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def kind(self) -> str:
+        return self.loaded.domain.kind
+
+    @property
+    def name(self) -> str:
+        return self._problem().name
+
+    @property
+    def data(self) -> Any:
+        """The spec's document as plain data (what `epcg-spec fmt` writes)."""
+        return self.loaded.document.data
+
+    def validate(self) -> None:
+        """Every check `epcg-spec validate` makes; a loaded spec passed them already."""
+        check_document(self.loaded.document, {})
+
+    def explain(self) -> dict[str, str]:
+        """The compiled problem described: space, size, constraints, back end, estimates."""
+        return dict(self._problem().explain())
+
+    def build(
+        self,
+        out: str | Path | None = None,
+        *,
+        seed: int | None = None,
+        threads: int | None = None,
+        shard: tuple[int, int] | None = None,
+        resume: bool = False,
+        fresh: bool = False,
+        time_limit: float | None = None,
+        no_prune: bool = False,
+        progress: Progress | None = None,
+    ) -> Result:
+        """Run the spec's back end; with `out`, write result.json and the files there (and
+        keep a checkpoint there while the run goes on, for `resume`)."""
+        if resume and fresh:
+            raise UsageError("--resume continues a checkpoint and --fresh discards it: give one")
+        flags = {
+            "--threads": threads,
+            "--shard": shard,
+            "--resume": resume,
+            "--fresh": fresh,
+            "--time-limit": time_limit,
+            "--no-prune": no_prune,
+        }
+        problem = self._checked("build", flags)
+        ctx = RunContext(
+            seed=self._seed(seed),
+            threads=threads,
+            progress=progress,
+            work_dir=Path(out) if out is not None else None,
+            resume=resume,
+            fresh=fresh,
+            shard=_shard(shard),
+            time_limit=time_limit,
+            kind=self.kind,
+            options={**self.options, "no_prune": no_prune},
+        )
+        output = problem.run(ctx)
+        written = write_outputs(Path(out), output) if out is not None else []
+        return Result.of(output, written)
+
+    def count(
+        self,
+        *,
+        constrained: bool = False,
+        limit: int | None = None,
+        time_limit: float | None = None,
+        threads: int | None = None,
+        no_prune: bool = False,
+        progress: Progress | None = None,
+    ) -> Result:
+        """The exact size of the space (and, if `constrained`, how many meet every rule)."""
+        flags = {
+            "--constrained": constrained,
+            "--limit": limit,
+            "--time-limit": time_limit,
+            "--no-prune": no_prune,
+            "--threads": threads,
+        }
+        problem = self._checked("count", flags)
+        ctx = RunContext(
+            seed=self._seed(None),
+            threads=threads,
+            progress=progress,
+            time_limit=time_limit,
+            limit=limit,
+            kind=self.kind,
+            options={**self.options, "no_prune": no_prune},
+        )
+        return Result.of(problem.count(ctx, constrained))
+
+    def sample(
+        self,
+        n: int | None = None,
+        *,
+        ranks: Sequence[int] | None = None,
+        seed: int | None = None,
+        distinct: bool = False,
+    ) -> Result:
+        """Content by rank, or `n` (default 1) drawn uniformly, distinct if asked."""
+        if ranks and (n is not None or distinct):
+            raise UsageError(
+                "--rank names the content; -n and --distinct draw it: give one or other"
+            )
+        flags = {"--rank": list(ranks) if ranks else None, "-n": n, "--distinct": distinct}
+        problem = self._checked("sample", flags)
+        ctx = RunContext(seed=self._seed(seed), kind=self.kind, options=self.options)
+        return Result.of(problem.sample(ctx, list(ranks) if ranks else None, n or 1, distinct))
+
+    def _problem(self):
+        return self.loaded.domain.compile(self.loaded.spec)
+
+    def _checked(self, command: str, flags: dict[str, Any]):
+        """The compiled problem, once every run flag given is known to be honoured."""
+        from .cli.flags import refuse_unsupported
+
+        problem = self._problem()
+        if command != "build" and not callable(getattr(problem, command, None)):
+            raise UsageError(f"kind {problem.kind} does not support `{command}`")
+        given = [flag for flag, value in flags.items() if value not in (None, False)]
+        for name in self.options:
+            option = registry.cli_options()[name.replace("_", "-")][0]
+            if command not in option.commands:
+                raise UsageError(f"--{option.name} applies to {', '.join(option.commands)}")
+            given.append(f"--{option.name}")
+        refuse_unsupported(self.loaded.domain, problem, command, given)
+        return problem
+
+    def _seed(self, seed: int | None) -> int:
+        if seed is not None:
+            return seed
+        value = self.data.get("seed", 0) if isinstance(self.data, dict) else 0
+        return value if isinstance(value, int) else 0
+
+
+def load(
+    path: str | Path,
+    params: dict[str, Any] | Sequence[str] | None = None,
+    options: dict[str, Any] | None = None,
+) -> Spec:
+    """Load and check a spec file (YAML, DSL, or a format a kind reads as it is).
+
+    `params` overrides the spec's params ({"n": 10}, or ["n=10"] as on the command line);
+    `options` are a kind's own options (e.g. {"origin": "#hero#"} for tracery).
+    """
+    document = load_document(Path(path))
+    return _spec(document, params, options)
+
+
+def loads(
+    text: str,
+    format: str = "yaml",
+    params: dict[str, Any] | Sequence[str] | None = None,
+    options: dict[str, Any] | None = None,
+    name: str = "<string>",
+) -> Spec:
+    """Load and check a spec from text; `format` is yaml, dsl or json (Tracery)."""
+    if format not in FORMATS:
+        raise UsageError(f"format {format!r}: give one of {', '.join(FORMATS)}")
+    document = parse_document(text, Path(name + FORMATS[format]))
+    return _spec(document, params, options)
+
+
+def _spec(document, params, options) -> Spec:
+    if params is None:
+        overrides: dict[str, Any] = {}
+    elif isinstance(params, dict):
+        overrides = dict(params)
+    else:
+        overrides = parse_overrides(list(params))
+    loaded = check_document(document, overrides)
+    return Spec(loaded, _domain_options(loaded, options or {}))
+
+
+def _domain_options(loaded: Loaded, options: dict[str, Any]) -> dict[str, Any]:
+    """A kind's own options, each checked to belong to this kind."""
+    chosen = {k.replace("-", "_"): v for k, v in options.items() if v is not None}
+    known = registry.cli_options()
+    for name in chosen:
+        option = name.replace("_", "-")
+        if option not in known:
+            raise UsageError(f"unknown option {option!r}; the kinds' options are {sorted(known)}")
+        kinds = known[option][1]
+        if loaded.domain.kind not in kinds:
+            raise UsageError(
+                f"--{option} applies to kind {', '.join(kinds)}, not to {loaded.domain.kind}"
+            )
+    return chosen
+
+
+def _shard(shard: tuple[int, int] | None) -> tuple[int, int]:
+    if shard is None:
+        return 0, 1
+    index, count = shard
+    if not 0 <= index < count:
+        raise UsageError(f"shard {index}/{count}: need 0 <= I < N, e.g. (0, 4)")
+    return index, count

@@ -1,0 +1,80 @@
+"""The Python API alone does what the command line does."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import epcg_spec
+from epcg_spec.output.result import without_timings
+
+ROOT = Path(__file__).resolve().parents[2]
+QUEENS = ROOT / "specs" / "n-queens.yaml"
+
+
+def test_build_count_sample_explain_on_a_space():
+    spec = epcg_spec.load(QUEENS, params={"n": 6})
+    assert spec.kind == "space" and spec.name == "n-queens"
+    built = spec.build()
+    assert built.count == 4 and built.complete and built.written == []
+    assert built.compile_seconds is not None and built.seconds is not None
+    assert spec.count().data["space_size"] == 720
+    assert spec.count(constrained=True).count == 4
+    first = spec.sample(ranks=[built.items[0]["rank"]]).items[0]
+    assert first["state"] == built.items[0]["state"]
+    assert len(spec.sample(3, seed=1).items) == 3
+    assert "n-queens" in spec.explain()["spec"]
+
+
+def test_params_as_on_the_command_line_and_as_a_dict_agree():
+    by_dict = epcg_spec.load(QUEENS, params={"n": 7}).count(constrained=True).count
+    by_text = epcg_spec.load(QUEENS, params=["n=7"]).count(constrained=True).count
+    assert by_dict == by_text == 40
+
+
+def test_build_with_out_writes_what_the_cli_writes(tmp_path):
+    from epcg_spec.cli.main import main
+
+    result = epcg_spec.load(QUEENS).build(out=tmp_path / "api")
+    assert main(["build", str(QUEENS), "--out", str(tmp_path / "cli"), "-q"]) == 0
+    cli = json.loads((tmp_path / "cli" / "result.json").read_text())
+    api = json.loads((tmp_path / "api" / "result.json").read_text())
+    assert without_timings(api) == without_timings(cli) == without_timings(result.data)
+    assert json.loads(result.to_json()) == result.data
+
+
+def test_loads_reads_dsl_and_tracery_json_text():
+    dsl = (ROOT / "specs" / "sudoku-4x4.epcg").read_text()
+    assert epcg_spec.loads(dsl, format="dsl").count().count == 288
+    grammar = json.dumps({"origin": ["#a# #a#"], "a": ["x", "y", "z"]})
+    assert epcg_spec.loads(grammar, format="json").count().count == 9
+
+
+def test_a_bad_spec_raises_spec_error_with_its_position():
+    with pytest.raises(epcg_spec.SpecError) as caught:
+        epcg_spec.loads("kind: space\nspace: {type: permutation, n: 4}\nnope: 1\n")
+    (diagnostic,) = caught.value.diagnostics
+    assert (diagnostic.pos.line, diagnostic.pos.col) == (3, 1)
+    assert "nope" in diagnostic.message
+
+
+def test_unsupported_arguments_are_refused_as_on_the_command_line():
+    spec = epcg_spec.load(ROOT / "specs" / "wfc-pipes.yaml")
+    with pytest.raises(epcg_spec.UsageError, match="does not support --threads"):
+        spec.build(threads=2)
+    with pytest.raises(epcg_spec.UsageError, match="applies to kind tracery"):
+        epcg_spec.load(QUEENS, options={"origin": "#x#"})
+    with pytest.raises(epcg_spec.UsageError, match="give one or other"):
+        epcg_spec.load(QUEENS).sample(2, ranks=[1])
+
+
+def test_the_api_page_example_runs(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    page = (ROOT / "docs" / "api.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", page, re.S)
+    assert blocks
+    for block in blocks:
+        exec(compile(block.replace("out/", f"{tmp_path}/"), "docs/api.md", "exec"), {})
