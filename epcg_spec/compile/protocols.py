@@ -36,6 +36,7 @@ class RunContext:
     shard: tuple[int, int] = (0, 1)
     time_limit: float | None = None
     limit: int | None = None  # count: stop after this many (the count is then a lower bound)
+    unit_limit: int | None = None  # stop this run after this many units (rooms --steps)
     kind: str = ""
     options: dict[str, Any] = field(default_factory=dict)
 

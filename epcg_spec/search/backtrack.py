@@ -31,6 +31,7 @@ Determinism: an attempt's random stream is a function of (seed, attempt) only.
 
 from __future__ import annotations
 
+import base64
 import io
 import time
 from collections.abc import Callable, Iterator
@@ -39,6 +40,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
+from ..compile.protocols import RunContext
+from . import driver
+from .driver import Report
 from .propagate import (
     ALL_RULES,
     BACKTRACKS,
@@ -316,23 +320,69 @@ def _budget(run: Search, limit: int | None) -> int:
     return max(0, min(CHUNK, limit - run.stats()["decisions"]))
 
 
+@dataclass
+class SearchJob:
+    """The driver's job for one search paused every chunk: units are decisions, and the
+    job is finished when the search ends (solved, exhausted, infeasible, at a limit)."""
+
+    search: Search
+    label: str
+    units: int = 1 << 62
+    noun: str = "decisions"
+    most: int = 1 << 22
+    fixed: int = 0
+    finished: bool = False
+
+    def prepare(self, first: int) -> None:
+        self.fold(self.search.run(0))  # compiles the kernels; propagates the start
+
+    def work(self, lo: int, hi: int) -> int:
+        return self.search.run(hi - lo)
+
+    def fold(self, status: int) -> None:
+        self.finished = status != PAUSED
+
+    def snapshot(self) -> dict:
+        return {"search": base64.b64encode(self.search.snapshot()).decode("ascii")}
+
+    def restore(self, state: dict) -> None:
+        blob = base64.b64decode(state["search"])
+        self.search = Search.restore(self.search.model, blob)
+        self.finished = self.search.done
+
+    def weight(self, lo: int, hi: int) -> int:
+        return 0
+
+
 def count(
     model: Model,
     limit: int = 0,
     rules: int = ALL_RULES,
     heuristic: str = "mrv",
     base: State | None = None,
-    on_chunk: Callable[[Search], None] | None = None,
 ) -> tuple[int, bool]:
     """(number of complete assignments, True if every one was counted); stops at `limit` > 0."""
+    found, complete, _ = run_count(model, RunContext(), limit, rules, heuristic, base)
+    return found, complete
+
+
+def run_count(
+    model: Model,
+    ctx: RunContext,
+    limit: int = 0,
+    rules: int = ALL_RULES,
+    heuristic: str = "mrv",
+    base: State | None = None,
+) -> tuple[int, bool, Report | None]:
+    """`count` through the driver: (found, complete, the driver's report), stopping also
+    where the driver stops (--time-limit, Ctrl-C) with the count so far."""
     base = base if base is not None else prepare(model, rules)
     if base is None:
-        return 0, True
+        return 0, True, None
     run = Search(model, base, 0, heuristic, rules, -1, limit if limit > 0 else 1 << 62)
-    while run.run(CHUNK) == PAUSED:
-        if on_chunk is not None:
-            on_chunk(run)
-    return run.stats()["solutions"], run.status == EXHAUSTED
+    job = SearchJob(run, "counting")
+    report = driver.run(job, ctx, None)
+    return job.search.stats()["solutions"], job.search.status == EXHAUSTED, report
 
 
 def solutions(

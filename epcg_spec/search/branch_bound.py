@@ -60,6 +60,7 @@ class BranchBoundJob:
     noun: str = "first items"
     fixed: int = CHUNK_BLOCKS
     most: int = CHUNK_BLOCKS
+    finished: bool = False
 
     @property
     def units(self) -> int:

@@ -46,6 +46,7 @@ class Job(Protocol[P]):
     units: int  # how many units the whole (unsharded) job has
     most: int  # the most units one chunk may hold (memory bound)
     fixed: int  # 0: chunks sized by time; else every chunk holds this many (results depend on it)
+    finished: bool  # set by an open-ended job (units: a budget) once its work has ended
 
     def prepare(self, first: int) -> None:
         """Compile or load the kernels before unit `first`; timed apart from the work."""
@@ -116,6 +117,9 @@ def run(job: Job, ctx: RunContext, key: str | None) -> Report:
         if saved is not None:
             following = saved["next"]
             job.restore(saved["state"])
+    end = hi
+    if ctx.unit_limit is not None:
+        hi = min(hi, following + ctx.unit_limit)
     compile_seconds = _prepare(job, ctx, following)
     progress = ctx.progress
     if progress:
@@ -126,7 +130,7 @@ def run(job: Job, ctx: RunContext, key: str | None) -> Report:
     stopped = None
     try:
         with _interruptible() as interrupted:
-            while following < hi:
+            while following < hi and not job.finished:
                 if interrupted.is_set():
                     raise KeyboardInterrupt
                 stop = min(following + size, hi)
@@ -149,6 +153,8 @@ def run(job: Job, ctx: RunContext, key: str | None) -> Report:
     finally:
         if progress:
             progress.finish()
+    if stopped is None and following < end and not job.finished:
+        stopped = "paused"  # ctx.unit_limit ended this run before its work was done
     if checkpoint:
         if stopped:
             checkpoint.save(following, job.snapshot())
@@ -252,6 +258,13 @@ class Checkpoint:
 
     def clear(self) -> None:
         self.path.unlink(missing_ok=True)
+
+
+def count_bound(complete: bool, limit: int, report: Report | None) -> str:
+    """What a count's summary adds when the count stopped early (it is a lower bound)."""
+    if report is not None and report.stopped:
+        return f" so far (stopped: {report.stopped}; partial)"
+    return "" if complete else f" (stopped at the limit {limit:,}; there may be more)"
 
 
 def resume_command(argv: list[str]) -> str:

@@ -84,6 +84,7 @@ class ExhaustiveJob:
     label: str
     noun: str = "blocks"
     fixed: int = 0
+    finished: bool = False
     tally: Tally = field(default_factory=Tally)
 
     @property

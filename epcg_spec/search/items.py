@@ -54,6 +54,7 @@ class ItemJob:
     noun: str = "items"
     most: int = 1 << 14
     fixed: int = 0
+    finished: bool = False
     items: list[Item] = field(default_factory=list)
     _first: tuple[int, Item] | None = None
 

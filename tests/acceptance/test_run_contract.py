@@ -31,6 +31,7 @@ COMMAND_FLAGS = {
     "sample": ["--rank", "-n", "--distinct"],
 }
 ITEMS = {"--shard", "--resume", "--fresh", "--time-limit"}
+SEARCH_COUNT = {"--limit", "--time-limit"}
 HONOURED = {
     "n-queens.yaml": {
         "build": ITEMS | {"--threads", "--no-prune"},
@@ -48,13 +49,13 @@ HONOURED = {
         "count": {"--constrained", "--threads"},
         "sample": {"--rank", "-n", "--distinct"},
     },
-    "wfc-pipes.yaml": {"build": ITEMS, "count": {"--limit"}, "sample": None},
-    "sudoku-4x4.epcg": {"build": ITEMS, "count": {"--limit"}, "sample": None},
-    "sudoku-escargot.yaml": {"build": set(), "count": {"--limit"}, "sample": None},
+    "wfc-pipes.yaml": {"build": ITEMS, "count": SEARCH_COUNT, "sample": None},
+    "sudoku-4x4.epcg": {"build": ITEMS, "count": SEARCH_COUNT, "sample": None},
+    "sudoku-escargot.yaml": {"build": set(), "count": SEARCH_COUNT, "sample": None},
     "ppg-escape-room.yaml": {"build": ITEMS, "count": set(), "sample": None},
     "ppg-levers.epcg": {"build": set(), "count": set(), "sample": None},
-    "rooms-caves.yaml": {"build": {"--resume"}, "count": {"--limit"}, "sample": None},
-    "rooms-dungeon.epcg": {"build": set(), "count": {"--limit"}, "sample": None},
+    "rooms-caves.yaml": {"build": ITEMS - {"--shard"}, "count": SEARCH_COUNT, "sample": None},
+    "rooms-dungeon.epcg": {"build": set(), "count": SEARCH_COUNT, "sample": None},
     "tracery-weather.epcg": {
         "build": ITEMS,
         "count": set(),
@@ -102,7 +103,7 @@ def test_kinds_kind_lists_what_the_kind_honours(capsys):
     assert main(["kinds", "wfc"]) == 0
     out = capsys.readouterr().out
     assert "build   --fresh --resume --shard --time-limit" in out
-    assert "count   --limit" in out
+    assert "count   --limit --time-limit" in out
     assert main(["kinds", "nope"]) == 2
 
 

@@ -2,25 +2,21 @@
 
 from __future__ import annotations
 
-import hashlib
 import math
 import time
-from pathlib import Path
+from dataclasses import replace
 
 import numpy as np
 
 from ...compile.protocols import RunContext, RunOutput
 from ...errors import BuildError, UsageError
-from ...output.files import atomic_write
 from ...output.result import base_result
-from ...search import backtrack
+from ...search import backtrack, driver
+from ...search.driver import checkpoint_key, count_bound
 from ...search.propagate import Model
 from .model import ORDERS, RoomsSpec
 from .network import Placements, allowed_values, build_network, placements
 from .render import MapFrame, Placed, ascii_map, legend, png_map, svg_map
-
-SNAPSHOT = ".rooms-snapshot.bin"
-KEY_BYTES = 32
 
 
 class RoomsProblem:
@@ -83,58 +79,38 @@ class RoomsProblem:
         """Run flags this spec's strategy cannot honour, with the reason."""
         if command == "build" and self.spec.search.max_undos >= 0:
             why = "this spec restarts (search.strategy: restart, or search.undos)"
-            return {"--resume": why, "--steps": why}
+            return dict.fromkeys(("--resume", "--fresh", "--time-limit", "--steps"), why)
         return {}
 
     def _stack(self, ctx: RunContext, steps: int | None) -> RunOutput:
+        """One uninterrupted stack through the driver: --steps pauses it (a checkpoint in
+        the output folder), --resume continues it, as does a resume after Ctrl-C."""
         model, places = self.network()
-        began = time.perf_counter()
-        snapshot = Path(ctx.work_dir) / SNAPSHOT if ctx.work_dir else None
-        key = self._key(ctx.seed)
-        run = self._resumed(model, snapshot, key) if ctx.resume else None
-        if run is None:
-            base = backtrack.prepare(model)
-            if base is None:
-                raise BuildError(self._impossible("before any guess"))
-            run = backtrack.Search(
-                model, base, backtrack.attempt_seed(ctx.seed, 0), ORDERS[self.spec.search.order]
-            )
-        progress = ctx.progress
-        if progress is not None:
-            progress.start(f"rooms {self.name}", len(self.spec.rooms))
-        budget = steps
-        placed = 0
-        while True:
-            chunk = backtrack.CHUNK if budget is None else min(budget, backtrack.CHUNK)
-            before = run.stats()["decisions"]
-            status = run.run(chunk)
-            if budget is not None:
-                budget -= run.stats()["decisions"] - before
-            if progress is not None:
-                now = int((run.values() >= 0).sum())
-                progress.advance(max(0, now - placed))
-                placed = max(placed, now)
-            if status != backtrack.PAUSED or budget == 0:
-                break
-        if progress is not None:
-            progress.finish()
-        if status == backtrack.INFEASIBLE:
+        base = backtrack.prepare(model)
+        if base is None:
+            raise BuildError(self._impossible("before any guess"))
+        seed = backtrack.attempt_seed(ctx.seed, 0)
+        search = backtrack.Search(model, base, seed, ORDERS[self.spec.search.order])
+        job = backtrack.SearchJob(search, f"rooms {self.name}", noun="guesses")
+        if steps is not None and ctx.work_dir is None:
+            raise UsageError("--steps needs an output folder to keep the paused run in")
+        ctx = replace(ctx, unit_limit=steps)
+        report = driver.run(job, ctx, checkpoint_key(repr(self.spec), ctx.seed))
+        run = job.search
+        if run.status == backtrack.INFEASIBLE:
             raise BuildError(self._impossible(f"after {run.stats()['decisions']} guesses"))
-        if status == backtrack.PAUSED:
-            if snapshot is None:
-                raise UsageError("--steps needs an output folder to keep the paused run in")
-            atomic_write(snapshot, key + run.snapshot())
-        elif snapshot is not None:
-            snapshot.unlink(missing_ok=True)
         stats = run.stats()
         outcome = {
-            "status": backtrack.STATUS_NAMES[status],
+            "status": backtrack.STATUS_NAMES[run.status],
             "attempts": 1,
             "guesses": stats["decisions"],
             "failures": stats["contradictions"],
             "undos": stats["backtracks"],
         }
-        return self._output(ctx, run.values(), places, outcome, time.perf_counter() - began)
+        output = self._output(ctx, run.values(), places, outcome, report.seconds)
+        output.result.update(report.fields())
+        output.stopped = report.stopped
+        return output
 
     def _attempts(self, ctx: RunContext) -> RunOutput:
         model, places = self.network()
@@ -160,19 +136,6 @@ class RoomsProblem:
             "undos": outcome.backtracks,
         }
         return self._output(ctx, outcome.values, places, record, outcome.seconds)
-
-    def _resumed(self, model: Model, snapshot: Path | None, key: bytes):
-        if snapshot is None or not snapshot.exists():
-            raise UsageError(f"--resume: no paused run in {snapshot.parent if snapshot else 'out'}")
-        blob = snapshot.read_bytes()
-        if blob[:KEY_BYTES] != key:
-            raise UsageError(
-                f"{snapshot} belongs to another spec or seed; delete it or run without --resume"
-            )
-        return backtrack.Search.restore(model, blob[KEY_BYTES:])
-
-    def _key(self, seed: int) -> bytes:
-        return hashlib.sha256(repr((self.spec, seed)).encode("utf-8")).digest()
 
     def _impossible(self, when: str) -> str:
         spec = self.spec
@@ -240,8 +203,7 @@ class RoomsProblem:
             summary += ["  " + line for line in text.splitlines()]
         else:
             summary.append(
-                f"  paused with {int((values >= 0).sum())} of {len(spec.rooms)} rooms placed; "
-                f"continue with --resume"
+                f"  paused with {int((values >= 0).sum())} of {len(spec.rooms)} rooms placed"
             )
         return RunOutput(result=result, artifacts=artifacts, summary=summary)
 
@@ -252,7 +214,7 @@ class RoomsProblem:
         limit = ctx.limit or self.spec.limit
         model, _ = self.network()
         began = time.perf_counter()
-        found, complete = backtrack.count(model, limit)
+        found, complete, report = backtrack.run_count(model, ctx, limit)
         result = base_result(self.name, self.kind, self.backend, ctx)
         result.update(
             space_size=self.space_size(),
@@ -262,8 +224,8 @@ class RoomsProblem:
             seconds=round(time.perf_counter() - began, 4),
             complete=complete,
         )
-        bound = "" if complete else f" (stopped at the limit {limit}; there may be more)"
-        return RunOutput(result=result, summary=[f"{self.name}: {found:,} maps{bound}"])
+        line = f"{self.name}: {found:,} maps{count_bound(complete, limit, report)}"
+        return RunOutput(result=result, summary=[line], stopped=report and report.stopped)
 
 
 def _magnitude(n: int) -> str:

@@ -17,7 +17,7 @@ class SudokuDomain:
     formats = ()
     supports: ClassVar[dict[str, frozenset[str]]] = {
         "build": frozenset({"--shard", "--resume", "--fresh", "--time-limit"}),
-        "count": frozenset({"--limit"}),
+        "count": frozenset({"--limit", "--time-limit"}),
         "sample": frozenset(),
     }
     options = ()

@@ -10,7 +10,7 @@ from ...compile.protocols import RunContext, RunOutput
 from ...errors import BuildError
 from ...output.result import base_result
 from ...search import backtrack, driver
-from ...search.driver import checkpoint_key
+from ...search.driver import checkpoint_key, count_bound
 from ...search.items import Item, ItemJob
 from ...search.propagate import ALL_RULES, RULE_HI, new_state
 from . import kernels
@@ -191,17 +191,7 @@ class SudokuProblem:
         limit = ctx.limit or spec.limit
         model = sudoku_network(spec.box, spec.puzzle)
         began = time.perf_counter()
-        progress = ctx.progress
-        if progress is not None:
-            progress.start(f"count {spec.name}", 0)
-
-        def on_chunk(search: backtrack.Search) -> None:
-            if progress is not None:
-                progress.advance(0)
-
-        found, complete = backtrack.count(model, limit, on_chunk=on_chunk)
-        if progress is not None:
-            progress.finish()
+        found, complete, report = backtrack.run_count(model, ctx, limit)
         seconds = time.perf_counter() - began
         result = base_result(spec.name, self.kind, self.backend, ctx)
         result.update(
@@ -213,5 +203,5 @@ class SudokuProblem:
             complete=complete,
         )
         what = "solutions" if spec.puzzle is not None else "complete grids"
-        bound = "" if complete else f" (stopped at the limit {limit}; there may be more)"
-        return RunOutput(result=result, summary=[f"{spec.name}: {found:,} {what}{bound}"])
+        line = f"{spec.name}: {found:,} {what}{count_bound(complete, limit, report)}"
+        return RunOutput(result=result, summary=[line], stopped=report and report.stopped)

@@ -18,7 +18,7 @@ class WfcDomain:
     formats = FORMATS
     supports: ClassVar[dict[str, frozenset[str]]] = {
         "build": frozenset({"--shard", "--resume", "--fresh", "--time-limit"}),
-        "count": frozenset({"--limit"}),
+        "count": frozenset({"--limit", "--time-limit"}),
         "sample": frozenset(),
     }
     options = ()

@@ -8,7 +8,7 @@ from ...compile.protocols import RunContext, RunOutput
 from ...errors import BuildError
 from ...output.result import base_result
 from ...search import backtrack, driver
-from ...search.driver import checkpoint_key
+from ...search.driver import checkpoint_key, count_bound
 from ...search.items import Item, ItemJob
 from ...search.propagate import Model, State
 from .model import WfcRun, WfcSpec
@@ -157,13 +157,18 @@ class WfcProblem:
         """Exact number of complete outputs of each run (or up to --limit)."""
         limit = ctx.limit or 0
         began = time.perf_counter()
-        counts, summary = [], []
+        counts, summary, stopped = [], [], None
         for index, run in enumerate(self.spec.runs):
             model, base = self.network(index)
-            found, complete = backtrack.count(model, limit, base=base) if base else (0, True)
+            found, complete, report = (
+                backtrack.run_count(model, ctx, limit, base=base) if base else (0, True, None)
+            )
+            stopped = report.stopped if report else None
             counts.append({"run": run.name, "count": found, "complete": complete})
-            bound = "" if complete else f" (stopped at --limit {limit}; there may be more)"
+            bound = count_bound(complete, limit, report)
             summary.append(f"{run.name}: {found:,} complete outputs{bound}")
+            if stopped:
+                break
         result = base_result(self.spec.name, self.kind, "backtrack", ctx)
         result.update(
             space_size=None,
@@ -173,7 +178,7 @@ class WfcProblem:
             seconds=round(time.perf_counter() - began, 3),
             counts=counts,
         )
-        return RunOutput(result=result, summary=summary)
+        return RunOutput(result=result, summary=summary, stopped=stopped)
 
 
 def _describe_policy(policy: backtrack.Policy) -> str:

@@ -263,6 +263,7 @@ class LayoutJob:
     label: str = "enumerating layouts"
     noun: str = "blocks"
     fixed: int = 0
+    finished: bool = False
     tally: Tally = field(default_factory=Tally)
 
     def prepare(self, first: int) -> None:

@@ -75,7 +75,6 @@ def test_nested_tree_errors(tmp_path, capsys):
         ("", ["--steps", "0"], "'--steps': 0 is not in the range x>=1"),
         ("search: {strategy: restart}\n", ["--steps", "3"], "this spec restarts"),
         ("search: {undos: 5}\n", ["--resume"], "this spec restarts"),
-        ("", ["--resume"], "no paused run"),
     ],
 )
 def test_usage_errors(tmp_path, capsys, extra, args, message):

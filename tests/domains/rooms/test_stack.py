@@ -74,21 +74,21 @@ def test_cli_pause_and_resume(build, tmp_path):
     _, whole = build(CAVES, out="whole")
     code, paused = build(CAVES, "--steps", "25", out="paused")
     assert code == 0 and paused["status"] == "paused" and paused["rooms"] == []
-    assert (tmp_path / "paused" / ".rooms-snapshot.bin").exists()
+    assert (tmp_path / "paused" / ".checkpoint.json").exists()
     code, resumed = build(CAVES, "--resume", "--steps", "20", out="paused")
     assert code == 0 and resumed["status"] == "paused"
     code, resumed = build(CAVES, "--resume", out="paused")
     assert code == 0 and resumed["status"] == "solved"
     assert resumed["rooms"] == whole["rooms"]
     assert resumed["guesses"] == whole["guesses"] and resumed["undos"] == whole["undos"]
-    assert not (tmp_path / "paused" / ".rooms-snapshot.bin").exists()
+    assert not (tmp_path / "paused" / ".checkpoint.json").exists()
 
 
 def test_resume_refuses_another_seed(build, capsys):
     build(CAVES, "--steps", "5", out="p")
     code, _ = build(CAVES, "--resume", "--seed", "9", out="p")
     assert code == 2
-    assert "another spec or seed" in capsys.readouterr().err
+    assert "belongs to another spec" in capsys.readouterr().err
 
 
 def test_a_failure_undoes_to_a_recent_room_not_to_the_start(caves):
