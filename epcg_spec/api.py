@@ -26,6 +26,7 @@ from .spec.load import Loaded, check_document, load_document, parse_document
 from .spec.params import parse_overrides
 
 FORMATS = {"yaml": ".yaml", "dsl": ".epcg", "json": ".json"}
+COUNT_BUDGET_SECONDS = 600.0  # a count that would take longer needs --time-limit
 
 
 @dataclass
@@ -165,10 +166,19 @@ class Spec:
             progress=progress,
             time_limit=time_limit,
             limit=limit,
+            budget_seconds=COUNT_BUDGET_SECONDS if time_limit is None else None,
             kind=self.kind,
             options={**self.options, "no_prune": no_prune},
         )
-        return Result.of(problem.count(ctx, constrained))
+        result = Result.of(problem.count(ctx, constrained))
+        if result.stopped == "too long":
+            took = result.data["partial"]["estimated_seconds"]
+            raise UsageError(
+                f"this count would take about {_duration(took)} at the rate measured in its "
+                f"first second ({result.data.get('space_size', 0):,} states); give "
+                "--time-limit SECONDS to count for that long (a partial count if it stops first)"
+            )
+        return result
 
     def sample(
         self,
@@ -267,6 +277,13 @@ def _domain_options(loaded: Loaded, options: dict[str, Any]) -> dict[str, Any]:
                 f"--{option} applies to kind {', '.join(kinds)}, not to {loaded.domain.kind}"
             )
     return chosen
+
+
+def _duration(seconds: float) -> str:
+    for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= 2 * size:
+            return f"{seconds / size:,.1f} {unit}"
+    return f"{seconds:,.0f} s"
 
 
 def _shard(shard: tuple[int, int] | None) -> tuple[int, int]:

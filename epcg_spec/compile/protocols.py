@@ -37,6 +37,7 @@ class RunContext:
     time_limit: float | None = None
     limit: int | None = None  # count: stop after this many (the count is then a lower bound)
     unit_limit: int | None = None  # stop this run after this many units (rooms --steps)
+    budget_seconds: float | None = None  # stop at once ("too long") if the run would take longer
     kind: str = ""
     options: dict[str, Any] = field(default_factory=dict)
 

@@ -32,6 +32,7 @@ from ..output.files import atomic_write
 CHUNK_SECONDS = 0.5
 # how often a running job saves its checkpoint; tests that kill a run shorten it
 CHECKPOINT_SECONDS = float(os.environ.get("EPCG_SPEC_CHECKPOINT_SECONDS", "5"))
+ESTIMATE_AFTER_SECONDS = 1.0  # a run with a time budget measures its rate this long first
 CHECKPOINT_FORMAT = 1
 CHECKPOINT_NAME = ".checkpoint.json"
 
@@ -77,7 +78,8 @@ class Report(Generic[P]):
     done: int  # units of [lo, hi) folded in (lo + done is the next unit)
     seconds: float
     compile_seconds: float
-    stopped: str | None = None  # None (complete), "time limit" or "interrupted"
+    stopped: str | None = None  # None (complete), "time limit", "interrupted", "too long"...
+    estimate: float | None = None  # seconds the whole run would take, where measured
 
     @property
     def complete(self) -> bool:
@@ -92,6 +94,8 @@ class Report(Generic[P]):
         fields: dict[str, Any] = {"compile_seconds": round(self.compile_seconds, 3)}
         if not self.complete:
             fields["partial"] = {"stopped": self.stopped, "units_done": self.done}
+            if self.estimate is not None:
+                fields["partial"]["estimated_seconds"] = round(self.estimate, 1)
         return fields
 
 
@@ -126,8 +130,8 @@ def run(job: Job, ctx: RunContext, key: str | None) -> Report:
         # a resumed run announces only the work left, so that its rate (and ETA) is true
         progress.start(job.label, job.weight(following, hi))
     size, began = job.fixed or 1, time.perf_counter()
-    last_save = began
-    stopped = None
+    last_save, start, total = began, following, job.weight(following, hi)
+    stopped, estimate = None, None
     try:
         with _interruptible() as interrupted:
             while following < hi and not job.finished:
@@ -145,6 +149,11 @@ def run(job: Job, ctx: RunContext, key: str | None) -> Report:
                 if ctx.time_limit is not None and now - began >= ctx.time_limit and following < hi:
                     stopped = "time limit"
                     break
+                if ctx.budget_seconds is not None and now - began > ESTIMATE_AFTER_SECONDS:
+                    estimate = _estimate(job, start, following, total, now - began)
+                    if estimate is not None and estimate > ctx.budget_seconds:
+                        stopped = "too long"
+                        break
                 if checkpoint and now - last_save > CHECKPOINT_SECONDS:
                     checkpoint.save(following, job.snapshot())
                     last_save = now
@@ -161,7 +170,13 @@ def run(job: Job, ctx: RunContext, key: str | None) -> Report:
         else:
             checkpoint.clear()
     seconds = time.perf_counter() - began
-    return Report(ctx.shard, lo, hi, following - lo, seconds, compile_seconds, stopped)
+    return Report(ctx.shard, lo, hi, following - lo, seconds, compile_seconds, stopped, estimate)
+
+
+def _estimate(job: Job, start: int, following: int, total: int, elapsed: float) -> float | None:
+    """Seconds the whole run would take at the rate so far (None where it cannot tell)."""
+    done = job.weight(start, following)
+    return elapsed * total / done if done > 0 and total > 0 else None
 
 
 def _prepare(job: Job, ctx: RunContext, first: int) -> float:

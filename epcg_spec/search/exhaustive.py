@@ -16,8 +16,12 @@ import numpy as np
 
 from ..compile.protocols import RunContext
 from . import driver
-from .blocks import MIN_BLOCK, MIN_PRUNED_BLOCK, block_bounds
 from .driver import Report
+
+MIN_BLOCK = 1 << 16  # ranks per block of a scan: about a millisecond of work
+# A pruned walk starts each block from the root and skips most of its ranks at once, so its
+# blocks are larger: fewer descents from the root, with still enough blocks to balance threads.
+MIN_PRUNED_BLOCK = 1 << 20
 
 
 @dataclass
@@ -79,8 +83,8 @@ class ExhaustiveJob:
     kernels: Kernels
     prune: bool
     top: int
-    starts: np.ndarray
-    ends: np.ndarray
+    size: int  # ranks in the whole space
+    block: int  # ranks per block (the last one may hold fewer)
     label: str
     noun: str = "blocks"
     fixed: int = 0
@@ -89,7 +93,13 @@ class ExhaustiveJob:
 
     @property
     def units(self) -> int:
-        return len(self.starts)
+        return -(-self.size // self.block)
+
+    def bounds(self, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        """Rank ranges [start, end) of blocks lo..hi - 1, without overflowing int64."""
+        starts = np.arange(lo, hi, dtype=np.int64) * np.int64(self.block)
+        ends = np.minimum(starts, self.size - self.block) + np.int64(self.block)
+        return starts, ends
 
     @property
     def most(self) -> int:
@@ -100,7 +110,7 @@ class ExhaustiveJob:
         _chunk(self.kernels, empty, empty, self.prune, self.top)
 
     def work(self, lo: int, hi: int) -> Tally:
-        return _chunk(self.kernels, self.starts[lo:hi], self.ends[lo:hi], self.prune, self.top)
+        return _chunk(self.kernels, *self.bounds(lo, hi), self.prune, self.top)
 
     def fold(self, partial: Tally) -> None:
         self.tally.add(partial, self.top)
@@ -112,20 +122,21 @@ class ExhaustiveJob:
         self.tally = Tally.from_state(state)
 
     def weight(self, lo: int, hi: int) -> int:
-        return int(self.ends[hi - 1] - self.starts[lo]) if hi > lo else 0
+        return min(hi * self.block, self.size) - lo * self.block if hi > lo else 0
 
 
 def run(kernels: Kernels, size: int, prune: bool, top: int, ctx: RunContext, key: str) -> Outcome:
     """Enumerate the ranks of this run's shard through the driver (resumable, limited)."""
     if ctx.threads:
         numba.set_num_threads(min(ctx.threads, numba.config.NUMBA_NUM_THREADS))
-    starts, ends = block_bounds(0, size, MIN_PRUNED_BLOCK if prune else MIN_BLOCK)
-    lo, hi = driver.shard_units(len(starts), ctx.shard)
-    first = int(starts[lo]) if lo < len(starts) else size
-    last = int(ends[hi - 1]) if hi > lo else first
-    job = ExhaustiveJob(kernels, prune, top, starts, ends, f"enumerating ranks {first:,}..{last:,}")
+    block = MIN_PRUNED_BLOCK if prune else MIN_BLOCK
+    units = -(-size // block)
+    lo, hi = driver.shard_units(units, ctx.shard)
+    first, last = min(lo * block, size), min(hi * block, size)
+    label = f"enumerating ranks {first:,}..{last:,}"
+    job = ExhaustiveJob(kernels, prune, top, size, block, label)
     report = driver.run(job, ctx, key)
-    return Outcome(job.tally, first, last, report, len(starts))
+    return Outcome(job.tally, first, last, report, units)
 
 
 def _chunk(kernels: Kernels, starts, ends, prune: bool, top: int) -> Tally:

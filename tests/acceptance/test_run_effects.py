@@ -153,3 +153,13 @@ def test_ctrl_c_exits_130_within_3_s_with_a_checkpoint_and_the_resume_command(tm
     assert code == 130 and took < 3.0, (code, took, err)
     assert "--resume" in err and (out / driver.CHECKPOINT_NAME).exists()
     assert _result(out)["partial"]["stopped"] == "interrupted"
+
+
+def test_a_count_that_would_take_days_says_so_within_seconds(capsys):
+    argv = ["count", str(SPECS / "n-queens.yaml"), "--constrained", "--param", "n=17"]
+    began = time.monotonic()
+    assert main([*argv, "--no-prune", "--threads", "1"]) == 2
+    assert time.monotonic() - began < 30  # a second of measuring, plus compile
+    err = capsys.readouterr().err
+    assert "would take about" in err and "355,687,428,096,000 states" in err
+    assert "--time-limit" in err
