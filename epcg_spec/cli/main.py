@@ -265,3 +265,32 @@ def kinds():
     for kind in registry.kinds():
         click.echo(f"{kind:<10}  {registry.domain(kind).summary}")
     return OK
+
+
+@cli.command()
+@click.argument("folders", nargs=-1, required=True, type=click.Path(file_okay=False))
+@click.option(
+    "--spec", type=click.Path(dir_okay=False), help="The spec the folders were built from."
+)
+@_param
+@click.option("--out", type=click.Path(dir_okay=False), help="The page (default: OUT/index.html).")
+@click.option("--open", "open_page", is_flag=True, help="Open the page in the web browser.")
+def gallery(folders, spec, params, out, open_page):
+    """Write an HTML page to browse, sort and pick the content of one or more built folders.
+
+    With several folders (e.g. the shards of one run), --out says where the page goes.
+    --spec and --param make the page's regenerate commands complete.
+    """
+    import webbrowser  # here, not at the top: only this command needs them
+
+    from ..output.gallery import Source, write_merged_gallery
+
+    if len(folders) > 1 and out is None:
+        raise UsageError("several folders make one page: say where it goes with --out FILE.html")
+    overrides = parse_overrides(list(params)) if params else None
+    sources = [Source(Path(f), Path(spec) if spec else None, overrides) for f in folders]
+    page = write_merged_gallery(sources, Path(out) if out else Path(folders[0]) / "index.html")
+    click.echo(f"gallery: {page}")
+    if open_page and not webbrowser.open(page.resolve().as_uri()):
+        raise UsageError(f"--open: no web browser found here; open {page} yourself")
+    return OK
