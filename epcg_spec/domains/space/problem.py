@@ -16,6 +16,7 @@ from ...search import exhaustive
 from ...spaces import space_kernel_args
 from .kernels import module_source
 from .model import SpaceSpec
+from .render import state_svg
 
 BYTES_PER_BLOCK_RESULT = 64
 
@@ -157,7 +158,11 @@ class SpaceProblem:
             top = best[0]
             score = f" score {top['score']:g}" if top["score"] is not None else ""
             summary.append(f"  best: rank {top['rank']}{score}: {_show(top['state'])}")
-        return RunOutput(result=result, summary=summary)
+        pictures = {
+            f"best-{k}.svg": state_svg(b["state"], f"rank {b['rank']}")
+            for k, b in enumerate(best, 1)
+        }
+        return RunOutput(result=result, artifacts=pictures, summary=summary)
 
     def count(self, ctx: RunContext, constrained: bool) -> RunOutput:
         size = self.space_size()
