@@ -275,19 +275,24 @@ def kinds():
 @_param
 @click.option("--out", type=click.Path(dir_okay=False), help="The page (default: OUT/index.html).")
 @click.option("--open", "open_page", is_flag=True, help="Open the page in the web browser.")
-def gallery(folders, spec, params, out, open_page):
+@click.option("--print", "booklet", is_flag=True, help="Also write OUT/puzzles.pdf (sudoku).")
+def gallery(folders, spec, params, out, open_page, booklet):
     """Write an HTML page to browse, sort and pick the content of one or more built folders.
 
     With several folders (e.g. the shards of one run), --out says where the page goes.
-    --spec and --param make the page's regenerate commands complete.
+    --spec and --param make the page's regenerate commands complete. --print writes a PDF
+    booklet of the puzzles (then the solutions) beside them, which the page links to.
     """
     import webbrowser  # here, not at the top: only this command needs them
 
+    from ..output.booklet import write_booklet
     from ..output.gallery import Source, write_merged_gallery
 
     if len(folders) > 1 and out is None:
         raise UsageError("several folders make one page: say where it goes with --out FILE.html")
     overrides = parse_overrides(list(params)) if params else None
+    for folder in folders if booklet else ():
+        click.echo(f"booklet: {write_booklet(Path(folder))}")
     sources = [Source(Path(f), Path(spec) if spec else None, overrides) for f in folders]
     page = write_merged_gallery(sources, Path(out) if out else Path(folders[0]) / "index.html")
     click.echo(f"gallery: {page}")

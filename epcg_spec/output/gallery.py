@@ -13,18 +13,22 @@ import re
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from ..domains.nested.generate import outline
 from ..errors import BuildError
+from .booklet import BOOKLET
 from .files import atomic_write
 from .jsontext import dumps
 
 PAGE = "index.html"
 PICTURES = (".svg", ".png")  # in order of preference
 TAG_VALUES = 12  # a text field with at most this many different values becomes a filter
+BIG = 10**15  # from here on, numbers are shown as 1.23 × 10¹⁵
+SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 HEADLINE = (
     ("space_size", "space size"),
     ("evaluated", "evaluated"),
@@ -135,6 +139,7 @@ def _run_header(result: dict[str, Any], source: Source, home: Path) -> dict[str,
         and key not in dict(HEADLINE)
     ]
     params = _params(source)
+    booklet = source.folder / BOOKLET
     return {
         "spec": result["spec"],
         "kind": result["kind"],
@@ -146,6 +151,7 @@ def _run_header(result: dict[str, Any], source: Source, home: Path) -> dict[str,
         "params": params,
         "stats": stats,
         "more": extra,
+        "booklet": _relative(booklet, home) if booklet.is_file() else "",
     }
 
 
@@ -203,7 +209,7 @@ def _items(
 
 def _files_of(stem: str, present: list[str]) -> list[str]:
     """The files of one item: `stem.ext` and `stem-word...` (not `stem0`, another item's)."""
-    pattern = re.compile(re.escape(stem) + r"(\.[^.]+|-[^0-9][^/]*)$")
+    pattern = re.compile(re.escape(stem) + r"(\.[^/]+|-[^0-9][^/]*)$")
     return [name for name in present if pattern.match(name)]
 
 
@@ -275,6 +281,9 @@ def _relative(path: Path, home: Path) -> str:
 def _number(value: Any) -> str:
     if value is None:
         return "n/a"
+    if isinstance(value, int) and value >= BIG:
+        mantissa, exponent = f"{Decimal(value):.2e}".split("e+")
+        return f"{mantissa} × 10" + "".join(SUPERSCRIPT[int(d)] for d in str(int(exponent)))
     if isinstance(value, int):
         return f"{value:,}"
     return str(value)

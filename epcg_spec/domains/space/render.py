@@ -1,4 +1,6 @@
-"""A state as an SVG picture: each array as dots (index across, value up) or as a ruler."""
+"""A state as an SVG picture: each array as a board of dots (index across, value down), or,
+where order does not matter (a sorted array: marks, a multiset) or the values spread wide,
+as a ruler."""
 
 from __future__ import annotations
 
@@ -37,7 +39,7 @@ def _chart(values: list[int]) -> tuple[list[str], int, int]:
         return [], 0, 0
     lo, hi = min(values), max(values)
     rows = hi - lo + 1
-    if rows <= max(DOT_ROWS, len(values)):
+    if values != sorted(values) and rows <= max(DOT_ROWS, len(values)):
         return _dots(values, lo, rows)
     return _ruler(values, lo, hi)
 
@@ -66,13 +68,16 @@ def _dots(values: list[int], lo: int, rows: int) -> tuple[list[str], int, int]:
 
 def _ruler(values: list[int], lo: int, hi: int) -> tuple[list[str], int, int]:
     """A line from the smallest value to the largest, a labelled tick at each value."""
-    scale = max(6.0, min(CELL, 600 / (hi - lo)))
+    scale = max(6.0, min(CELL, 600 / max(hi - lo, 1)))
     w = round((hi - lo) * scale)
     parts = [f'<line x1="0" y1="12" x2="{w}" y2="12" stroke="{INK}" stroke-width="2"/>']
-    for v in values:
+    for v in dict.fromkeys(values):
         x = (v - lo) * scale
+        times = values.count(v)
+        label = f"{v}×{times}" if times > 1 else str(v)
         parts.append(
             f'<line x1="{x:g}" y1="2" x2="{x:g}" y2="22" stroke="{DOT}" stroke-width="3"/>'
-            f'<text x="{x:g}" y="36" font-size="12" text-anchor="middle" fill="{INK}">{v}</text>'
+            f'<text x="{x:g}" y="36" font-size="12" text-anchor="middle" fill="{INK}">'
+            f"{label}</text>"
         )
     return parts, w, RULER
