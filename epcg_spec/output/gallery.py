@@ -59,7 +59,9 @@ KINDS: dict[str, KindView] = {
     "wfc": KindView(lambda k, item: (Path(item["state"]["image"]).stem,), details="outputs"),
     "rooms": KindView(lambda k, item: ("map",)),
     "fling": KindView(lambda k, item: (f"board-{k + 1}",), by_rank=True),
-    "witness": KindView(lambda k, item: (f"solution-{k + 1}", f"best-{k + 1}", f"joint-{k}")),
+    "witness": KindView(
+        lambda k, item: (f"solution-{k + 1}", f"best-{k + 1}", f"joint-{k}"), by_rank=True
+    ),
     "tracery": KindView(lambda k, item: (), text=str, by_rank=True),
     "nested": KindView(lambda k, item: (), text=_nested_text),
 }
