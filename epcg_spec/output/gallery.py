@@ -42,12 +42,20 @@ class KindView:
 
     stems: Callable[[int, dict[str, Any]], tuple[str, ...]]  # item k -> its file stems
     details: str | None = None  # result key of per-item records that sit beside `best`
-    text: Callable[[Any], str] | None = None  # the text card of a state
+    text: Callable[[Any, dict[str, Any]], str | None] | None = None  # (state, result) -> card
     by_rank: bool = False  # `epcg-spec sample SPEC --rank R` gives the item again
 
 
-def _nested_text(state: dict[str, Any]) -> str:
+def _nested_text(state: dict[str, Any], result: dict[str, Any]) -> str:
     return "\n".join(outline(state))
+
+
+def _order_text(state: dict[str, Any], result: dict[str, Any]) -> str | None:
+    """A play order (ppg enumerate) as lines `before → after`, with the nodes' names."""
+    names = result.get("nodes")
+    if not isinstance(names, list) or "edges" not in state:
+        return None
+    return "\n".join(f"{names[a]} → {names[b]}" for a, b in state["edges"])
 
 
 KINDS: dict[str, KindView] = {
@@ -55,14 +63,14 @@ KINDS: dict[str, KindView] = {
     "sudoku": KindView(
         lambda k, item: (f"puzzle-{k}", f"solution-{k}", "puzzle", "solution"), details="puzzles"
     ),
-    "ppg": KindView(lambda k, item: (f"puzzle-{k}",), details="puzzles"),
+    "ppg": KindView(lambda k, item: (f"puzzle-{k}",), details="puzzles", text=_order_text),
     "wfc": KindView(lambda k, item: (Path(item["state"]["image"]).stem,), details="outputs"),
     "rooms": KindView(lambda k, item: ("map",)),
     "fling": KindView(lambda k, item: (f"board-{k + 1}",), by_rank=True),
     "witness": KindView(
         lambda k, item: (f"solution-{k + 1}", f"best-{k + 1}", f"joint-{k}"), by_rank=True
     ),
-    "tracery": KindView(lambda k, item: (), text=str, by_rank=True),
+    "tracery": KindView(lambda k, item: (), text=lambda state, result: state, by_rank=True),
     "nested": KindView(lambda k, item: (), text=_nested_text),
 }
 
@@ -203,8 +211,8 @@ def _items(
         }
         if not item["pics"]:
             state = record.get("state")
-            text = view.text(state) if view.text else None
-            item["text"] = text if text is not None else json.dumps(state, ensure_ascii=False)
+            text = view.text(state, result) if view.text else None
+            item["text"] = json.dumps(state, ensure_ascii=False) if text is None else text
         items.append(item)
     return items
 
