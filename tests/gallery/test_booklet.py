@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
 from PIL import ImageStat
 
 from epcg_spec.cli.main import main
-from epcg_spec.output.booklet import sudoku_booklet
+from epcg_spec.output.booklet import booklet_pdf
 
 pypdf = pytest.importorskip("pypdf")
 pdfium = pytest.importorskip("pypdfium2")
@@ -23,7 +24,7 @@ def test_puzzles_come_first_then_solutions_with_the_grade(built, tmp_path):
     result = _result(built)
     many = {**result, "puzzles": result["puzzles"] * 3}  # 9 puzzles: 3 pages of each part
     path = tmp_path / "many.pdf"
-    path.write_bytes(sudoku_booklet(many))
+    path.write_bytes(booklet_pdf(many, built["sudoku"]))
     pages = pypdf.PdfReader(path).pages
     assert len(pages) == 6
     texts = [page.extract_text() for page in pages]
@@ -53,10 +54,34 @@ def test_the_command_writes_the_booklet_and_the_page_links_it(built, capsys):
 
 
 def test_a_rendered_page_is_not_blank(built):
-    document = pdfium.PdfDocument(sudoku_booklet(_result(built)))
+    document = pdfium.PdfDocument(booklet_pdf(_result(built), built["sudoku"]))
     image = document[0].render(scale=1).to_pil().convert("L")
     document.close()
     assert abs(image.width - 595) <= 1 and abs(image.height - 842) <= 1  # A4 at 72 dpi
     assert ImageStat.Stat(image).stddev[0] > 20
     dark = sum(image.histogram()[:128])
     assert 0.005 < dark / (image.width * image.height) < 0.5  # ink, but not a black page
+
+
+@pytest.mark.parametrize("kind", ["witness", "fling"])
+def test_panels_and_boards_print_from_their_pictures(kind, built):
+    folder = built[kind]
+    result = json.loads((folder / "result.json").read_text())
+    pdf = booklet_pdf(result, folder)
+    assert booklet_pdf(result, folder) == pdf
+    pages = pypdf.PdfReader(io.BytesIO(pdf)).pages
+    assert len(pages) == 2  # at most four pictures each: one page of puzzles, one of solutions
+    puzzles, solutions = (page.extract_text() for page in pages)
+    assert f"{result['spec']}: puzzles" in puzzles and f"{result['spec']}: solutions" in solutions
+    best = result["best"]
+    assert all(f"Solution {k}" in solutions for k in range(1, len(best) + 1))
+    if kind == "fling":
+        first = best[0]
+        assert f"Board 1 · {first['state']['pieces']} pieces · rank {first['rank']}" in puzzles
+        assert f"1. {first['solution'][0]}" in solutions  # the moves are printed with it
+    document = pdfium.PdfDocument(pdf)
+    for k in range(2):  # both pages carry pictures, not only their captions
+        image = document[k].render(scale=1).to_pil().convert("L")
+        dark = sum(image.histogram()[:128]) / (image.width * image.height)
+        assert dark > 0.02 and ImageStat.Stat(image).stddev[0] > 20
+    document.close()
