@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 
@@ -88,7 +89,8 @@ def test_the_script_text_cannot_end_the_script_element(built, tmp_path):
 
 
 def test_the_command_writes_the_page_and_refuses_what_it_cannot_do(built, tmp_path, capsys):
-    folder = built["space"]
+    folder = tmp_path / "space"
+    shutil.copytree(built["space"], folder)  # the shared build keeps its own page
     assert main(["gallery", str(folder)]) == 0
     assert capsys.readouterr().out == f"gallery: {folder / 'index.html'}\n"
     assert main(["gallery", str(folder), str(built["tracery"])]) == 2
