@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from ..domains.nested.generate import outline
-from ..errors import BuildError
+from ..errors import BuildError, UsageError
+from ..spec.load import load_document
+from ..spec.params import resolve_params
 from .booklet import BOOKLET
 from .files import atomic_write
 from .jsontext import dumps
@@ -148,7 +150,7 @@ def _run_header(result: dict[str, Any], source: Source, home: Path) -> dict[str,
         and not isinstance(value, dict | list)
         and key not in dict(HEADLINE)
     ]
-    params = _params(source)
+    params = _params(source, result["spec"])
     booklet = source.folder / BOOKLET
     return {
         "spec": result["spec"],
@@ -165,15 +167,17 @@ def _run_header(result: dict[str, Any], source: Source, home: Path) -> dict[str,
     }
 
 
-def _params(source: Source) -> dict[str, int]:
+def _params(source: Source, name: str) -> dict[str, int]:
     """The spec's params with the overrides applied (only the overrides without the spec)."""
-    values: dict[str, int] = {}
-    if source.spec is not None:
-        from ..spec.load import load_document  # the spec loader is only needed here
-
-        values.update(load_document(source.spec).data.get("params") or {})
-    values.update(source.params or {})
-    return values
+    if source.spec is None:
+        return dict(source.params or {})
+    document = load_document(source.spec)
+    if document.data.get("name") != name:
+        raise UsageError(
+            f"--spec {source.spec} builds '{document.data.get('name')}', but {source.folder} "
+            f"holds a build of '{name}'; give the spec it was built from"
+        )
+    return resolve_params(document, source.params or {})
 
 
 def _records(result: dict[str, Any]) -> list[dict[str, Any]]:

@@ -102,6 +102,11 @@ def test_the_command_writes_the_page_and_refuses_what_it_cannot_do(built, tmp_pa
     assert "no result.json" in capsys.readouterr().err
     assert main(["gallery", str(folder), "--print"]) == 2
     assert "booklet is made for kind sudoku" in capsys.readouterr().err
+    queens, tracery = str(SPECS / "n-queens.yaml"), str(SPECS / "tracery-weather.epcg")
+    assert main(["gallery", str(folder), "--spec", queens, "--param", "m=3"]) == 2
+    assert "--param m: the spec has no such param" in capsys.readouterr().err
+    assert main(["gallery", str(folder), "--spec", tracery]) == 2
+    assert "builds 'tracery-weather', but" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("kind", sorted(BUILDS))
