@@ -48,6 +48,12 @@ class KindView:
     by_rank: bool = False  # `epcg-spec sample SPEC --rank R` gives the item again
 
 
+def _image_stem(item: dict[str, Any]) -> tuple[str, ...]:
+    """A WFC output's files share its image's stem (none where the run failed)."""
+    image = item["state"].get("image")
+    return (Path(image).stem,) if image else ()
+
+
 def _nested_text(state: dict[str, Any], result: dict[str, Any]) -> str:
     return "\n".join(outline(state))
 
@@ -66,7 +72,7 @@ KINDS: dict[str, KindView] = {
         lambda k, item: (f"puzzle-{k}", f"solution-{k}", "puzzle", "solution"), details="puzzles"
     ),
     "ppg": KindView(lambda k, item: (f"puzzle-{k}",), details="puzzles", text=_order_text),
-    "wfc": KindView(lambda k, item: (Path(item["state"]["image"]).stem,), details="outputs"),
+    "wfc": KindView(lambda k, item: _image_stem(item), details="outputs"),
     "rooms": KindView(lambda k, item: ("map",)),
     "fling": KindView(lambda k, item: (f"board-{k + 1}",), by_rank=True),
     "witness": KindView(
@@ -118,7 +124,7 @@ def gallery_html(sources: list[Source], home: Path) -> str:
     title = " + ".join(dict.fromkeys(run["spec"] for run in runs))
     template = resources.files(__package__).joinpath("gallery.html").read_text("utf-8")
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    payload = payload.replace("</", "<\\/")  # never ends the script element early
+    payload = payload.replace("<", "\\u003c")  # no text in it can end the script element
     return template.replace("{{TITLE}}", _html(title)).replace("{{DATA}}", payload)
 
 
