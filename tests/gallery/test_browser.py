@@ -179,3 +179,14 @@ def test_the_console_check_catches_a_missing_picture(built, browser, tmp_path):
     (folder / "puzzle-0.svg").unlink()  # the page still refers to it
     _open(browser, folder / "index.html")
     assert any("puzzle-0.svg" in problem for problem in _problems(browser))
+
+
+def test_a_range_typed_before_choosing_a_score_filters_by_the_sorted_score(built, browser):
+    from selenium.webdriver.support.ui import Select
+
+    result = json.loads((built["fling"] / "result.json").read_text())
+    _open(browser, built["fling"] / "index.html")
+    Select(browser.find_element("id", "sort")).select_by_value("solutions")
+    browser.find_element("id", "lo").send_keys("5")
+    assert browser.find_element("id", "field").get_attribute("value") == "solutions"
+    assert _shown(browser) == [i for i, b in enumerate(result["best"]) if b["solutions"] >= 5]
