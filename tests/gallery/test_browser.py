@@ -10,7 +10,7 @@ import shutil
 import pytest
 from PIL import Image, ImageStat
 
-from epcg_spec.output.gallery import Source, write_merged_gallery
+from epcg_spec.output.gallery import Source, write_gallery, write_merged_gallery
 
 from .conftest import BUILDS
 
@@ -198,3 +198,14 @@ def test_a_range_typed_before_choosing_a_score_filters_by_the_sorted_score(built
     browser.find_element("id", "lo").send_keys("5")
     assert browser.find_element("id", "field").get_attribute("value") == "solutions"
     assert _shown(browser) == [i for i, b in enumerate(result["best"]) if b["solutions"] >= 5]
+
+
+def test_a_build_without_items_says_so(built, browser, tmp_path):
+    folder = tmp_path / "empty"
+    shutil.copytree(built["rooms"], folder)
+    result = json.loads((folder / "result.json").read_text())
+    (folder / "result.json").write_text(json.dumps({**result, "best": [], "count": 0}))
+    _open(browser, write_gallery(folder))
+    assert _shown(browser) == []
+    assert browser.find_element("id", "none").text == "This build has no items."
+    assert _problems(browser) == []
