@@ -209,3 +209,24 @@ def test_a_build_without_items_says_so(built, browser, tmp_path):
     assert _shown(browser) == []
     assert browser.find_element("id", "none").text == "This build has no items."
     assert _problems(browser) == []
+
+
+def test_the_page_follows_the_systems_light_or_dark_setting(built, browser):
+    _open(browser, built["sudoku"] / "index.html")
+    colours = {}
+    for scheme in ("dark", "light"):
+        browser.execute_cdp_cmd(
+            "Emulation.setEmulatedMedia",
+            {"features": [{"name": "prefers-color-scheme", "value": scheme}]},
+        )
+        colours[scheme] = browser.execute_script(
+            "return [getComputedStyle(document.documentElement).backgroundColor,"
+            " getComputedStyle(document.body).color]"
+        )
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+    def brightness(css: str) -> int:
+        return sum(int(v) for v in css[css.index("(") + 1 : css.index(")")].split(",")[:3])
+
+    assert brightness(colours["dark"][0]) < 150 < brightness(colours["dark"][1])
+    assert brightness(colours["light"][0]) > 600 > brightness(colours["light"][1])
