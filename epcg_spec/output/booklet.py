@@ -137,7 +137,7 @@ def _page(pdf, title: str) -> None:
     pdf.set_text_color(*INK)
     pdf.set_font("Helvetica", "B", 14)
     pdf.set_xy(MARGIN, MARGIN)
-    pdf.cell(0, 8, title)
+    pdf.cell(0, 8, _latin1(title))
     pdf.set_font("Helvetica", "", 9)
     pdf.set_xy(MARGIN, PAGE_H - MARGIN)
     pdf.cell(0, 5, f"page {pdf.page_no()}", align="C")
@@ -159,12 +159,17 @@ def _sheet(pdf, sheet: Sheet, slot: int) -> None:
     pdf.set_text_color(*INK)
     pdf.set_font("Helvetica", "", 10)
     pdf.set_xy(left, top + size + 2)
-    pdf.cell(size, LABEL - 3, sheet.label, align="C")
+    pdf.cell(size, LABEL - 3, _latin1(sheet.label), align="C")
     pdf.set_font("Helvetica", "", 8.5)
     half = (len(sheet.notes) + 1) // 2
     for i, note in enumerate(sheet.notes):
         pdf.set_xy(left + (i // half) * size / 2, top + size + LABEL + (i % half) * NOTE)
-        pdf.cell(size / 2, NOTE, note)
+        pdf.cell(size / 2, NOTE, _latin1(note))
+
+
+def _latin1(text: str) -> str:
+    """Text the PDF's built-in Helvetica can show: other characters become '?'."""
+    return text.encode("latin-1", "replace").decode("latin-1")
 
 
 def _grid(pdf, drawing: GridDrawing, left: float, top: float, size: float) -> None:

@@ -118,8 +118,9 @@ def gallery_html(sources: list[Source], home: Path) -> str:
     runs, items = [], []
     for index, source in enumerate(sources):
         result = _read_result(source.folder)
-        runs.append(_run_header(result, source, home))
-        items += _items(result, source, home, index, len(sources) > 1)
+        records = _records(result)
+        runs.append(_run_header(result, records, source, home))
+        items += _items(result, records, source, home, index, len(sources) > 1)
     data = {"runs": runs, **_fields(items), "items": items}
     title = " + ".join(dict.fromkeys(run["spec"] for run in runs))
     template = resources.files(__package__).joinpath("gallery.html").read_text("utf-8")
@@ -141,10 +142,11 @@ def _read_result(folder: Path) -> dict[str, Any]:
     return result
 
 
-def _run_header(result: dict[str, Any], source: Source, home: Path) -> dict[str, Any]:
+def _run_header(
+    result: dict[str, Any], records: list[dict[str, Any]], source: Source, home: Path
+) -> dict[str, Any]:
     """The run's name, kind, parameters, seed and headline counts, as display text."""
     stats = [[label, _number(result.get(key))] for key, label in HEADLINE]
-    records = _records(result)
     flags = [r.get("unique") for r in records if isinstance(r.get("unique"), bool)]
     if flags:
         stats.append(["unique", f"{sum(flags):,} of {len(flags):,}"])
@@ -197,12 +199,17 @@ def _records(result: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _items(
-    result: dict[str, Any], source: Source, home: Path, run: int, merged: bool
+    result: dict[str, Any],
+    records: list[dict[str, Any]],
+    source: Source,
+    home: Path,
+    run: int,
+    merged: bool,
 ) -> list[dict[str, Any]]:
     view = KINDS[result["kind"]]
     present = sorted(p.name for p in source.folder.iterdir() if p.is_file())
     items = []
-    for k, record in enumerate(_records(result)):
+    for k, record in enumerate(records):
         files = [name for stem in view.stems(k, record) for name in _files_of(stem, present)]
         pictures = [n for n in files if n.endswith(PICTURES)]
         pictures.sort(key=lambda n: n.endswith("-solution.svg"))  # the puzzle first
@@ -260,13 +267,18 @@ def _scores(record: dict[str, Any]) -> tuple[dict[str, float], dict[str, str]]:
 
 
 def _fields(items: list[dict[str, Any]]) -> dict[str, Any]:
-    """The score names (in first-seen order) and the text fields that make useful filters."""
+    """The score names (in first-seen order) and the text fields that make useful filters:
+    a few values, some shared by several items (not a file name per item)."""
     scores = list(dict.fromkeys(k for item in items for k in item["scores"]))
-    values: dict[str, set[str]] = {}
+    values: dict[str, list[str]] = {}
     for item in items:
         for key, value in item["tags"].items():
-            values.setdefault(key, set()).add(value)
-    tags = {k: sorted(v) for k, v in values.items() if 1 < len(v) <= TAG_VALUES}
+            values.setdefault(key, []).append(value)
+    tags = {
+        key: sorted(set(seen))
+        for key, seen in values.items()
+        if 1 < len(set(seen)) <= TAG_VALUES and len(set(seen)) < len(seen)
+    }
     for item in items:
         item["tags"] = {k: v for k, v in item["tags"].items() if k in tags}
     return {"scores": scores, "tags": tags}
@@ -280,7 +292,7 @@ def _label(record: dict[str, Any], k: int) -> str:
     return f"#{k + 1}"
 
 
-def _command(result: dict[str, Any], record: dict[str, Any], source: Source, view: KindView):
+def _command(result: dict[str, Any], record: dict[str, Any], source: Source, view: KindView) -> str:
     """The command that gives this item again (for seeded items: the first of that build)."""
     spec = str(source.spec) if source.spec else "SPEC"
     params = [f"--param {k}={v}" for k, v in (source.params or {}).items()]

@@ -8,7 +8,14 @@ import shutil
 import pytest
 
 from epcg_spec.cli.main import main
-from epcg_spec.output.gallery import Source, _files_of, _number, gallery_html, write_gallery
+from epcg_spec.output.gallery import (
+    Source,
+    _fields,
+    _files_of,
+    _number,
+    gallery_html,
+    write_gallery,
+)
 
 from .conftest import BUILDS, SPECS
 
@@ -119,3 +126,15 @@ def test_every_item_of_every_kind_has_a_picture_or_a_text(kind, built):
             assert (built[kind] / pic).is_file()
     if kind not in ("tracery", "nested"):
         assert all(item["pics"] for item in items)
+
+
+def test_filters_are_offered_for_shared_values_not_for_one_value_per_item():
+    items = [
+        {"scores": {"clues": c}, "tags": {"grade": g, "image": f"{k}.png", "unique": "yes"}}
+        for k, (c, g) in enumerate([(24, "hidden"), (25, "search"), (23, "hidden")])
+    ]
+    fields = _fields(items)
+    assert fields == {"scores": ["clues"], "tags": {"grade": ["hidden", "search"]}}
+    assert [item["tags"] for item in items] == [
+        {"grade": g} for g in ("hidden", "search", "hidden")
+    ]
