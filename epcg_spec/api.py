@@ -20,6 +20,7 @@ from typing import Any
 from .compile import registry
 from .compile.protocols import Progress, RunContext, RunOutput
 from .errors import UsageError
+from .output.gallery import write_gallery
 from .output.jsontext import dumps
 from .output.result import write_outputs
 from .spec.load import Loaded, check_document, load_document, parse_document
@@ -77,6 +78,8 @@ class Spec:
 
     loaded: Loaded
     options: dict[str, Any] = field(default_factory=dict)
+    path: Path | None = None  # the spec file, for the regenerate commands of the gallery
+    params: dict[str, Any] = field(default_factory=dict)
 
     @property
     def kind(self) -> str:
@@ -112,8 +115,8 @@ class Spec:
         no_prune: bool = False,
         progress: Progress | None = None,
     ) -> Result:
-        """Run the spec's back end; with `out`, write result.json and the files there (and
-        keep a checkpoint there while the run goes on, for `resume`)."""
+        """Run the spec's back end; with `out`, write result.json, the files and the gallery
+        page (index.html) there, and keep a checkpoint there while the run goes on."""
         if resume and fresh:
             raise UsageError("--resume continues a checkpoint and --fresh discards it: give one")
         flags = {
@@ -138,7 +141,10 @@ class Spec:
             options={**self.options, "no_prune": no_prune},
         )
         output = problem.run(ctx)
-        written = write_outputs(Path(out), output) if out is not None else []
+        if out is None:
+            return Result.of(output)
+        written = write_outputs(Path(out), output)
+        written.append(write_gallery(Path(out), self.path, self.params or None))
         return Result.of(output, written)
 
     def count(
@@ -235,7 +241,7 @@ def load(
     `options` are a kind's own options (e.g. {"origin": "#hero#"} for tracery).
     """
     document = load_document(Path(path))
-    return _spec(document, params, options)
+    return _spec(document, params, options, Path(path))
 
 
 def loads(
@@ -252,7 +258,7 @@ def loads(
     return _spec(document, params, options)
 
 
-def _spec(document, params, options) -> Spec:
+def _spec(document, params, options, path: Path | None = None) -> Spec:
     if params is None:
         overrides: dict[str, Any] = {}
     elif isinstance(params, dict):
@@ -260,7 +266,7 @@ def _spec(document, params, options) -> Spec:
     else:
         overrides = parse_overrides(list(params))
     loaded = check_document(document, overrides)
-    return Spec(loaded, _domain_options(loaded, options or {}))
+    return Spec(loaded, _domain_options(loaded, options or {}), path, overrides)
 
 
 def _domain_options(loaded: Loaded, options: dict[str, Any]) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from ..search.driver import resume_command
 from ..search.merge import merge_results
 from ..spec.dsl import dump_dsl
 from ..spec.load import load_document
+from ..spec.params import parse_overrides
 from ..spec.yaml_writer import dump_yaml
 from .errors import OK, run_guarded
 from .progress import StderrProgress
@@ -178,7 +179,8 @@ def build(
     )
     _emit(result, as_json)
     if not as_json:
-        click.echo(f"  wrote {', '.join(str(p) for p in result.written)}")
+        click.echo(f"  wrote {len(result.written)} files to {folder}")
+        click.echo(f"gallery: {result.written[-1]}")
     _stopped(result, f" written to {folder}")
     return OK
 
@@ -306,4 +308,38 @@ def kinds(kind):
         extra = [f"--{o.name}" for o in domain.options if command in o.commands]
         click.echo(f"  {command:<7} {' '.join([*sorted(flags), *extra]) or '(no run flags)'}")
     click.echo("  a flag not listed for a command is refused (exit 2), never ignored")
+    return OK
+
+
+@cli.command()
+@click.argument("folders", nargs=-1, required=True, type=click.Path(file_okay=False))
+@click.option(
+    "--spec", type=click.Path(dir_okay=False), help="The spec the folders were built from."
+)
+@_param
+@click.option("--out", type=click.Path(dir_okay=False), help="The page (default: OUT/index.html).")
+@click.option("--open", "open_page", is_flag=True, help="Open the page in the web browser.")
+@click.option("--print", "booklet", is_flag=True, help="Also write OUT/puzzles.pdf (sudoku).")
+def gallery(folders, spec, params, out, open_page, booklet):
+    """Write an HTML page to browse, sort and pick the content of one or more built folders.
+
+    With several folders (e.g. the shards of one run), --out says where the page goes.
+    --spec and --param make the page's regenerate commands complete. --print writes a PDF
+    booklet of the puzzles (then the solutions) beside them, which the page links to.
+    """
+    import webbrowser  # here, not at the top: only this command needs them
+
+    from ..output.booklet import write_booklet
+    from ..output.gallery import Source, write_merged_gallery
+
+    if len(folders) > 1 and out is None:
+        raise UsageError("several folders make one page: say where it goes with --out FILE.html")
+    overrides = parse_overrides(list(params)) if params else None
+    for folder in folders if booklet else ():
+        click.echo(f"booklet: {write_booklet(Path(folder))}")
+    sources = [Source(Path(f), Path(spec) if spec else None, overrides) for f in folders]
+    page = write_merged_gallery(sources, Path(out) if out else Path(folders[0]) / "index.html")
+    click.echo(f"gallery: {page}")
+    if open_page and not webbrowser.open(page.resolve().as_uri()):
+        raise UsageError(f"--open: no web browser found here; open {page} yourself")
     return OK

@@ -66,7 +66,7 @@ def svg_text(universe: Universe, order: np.ndarray) -> str:
             where[i] = (left + k * (box_w + GAP_X), MARGIN + d * (BOX_H + GAP_Y))
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-        f'font-family="sans-serif" font-size="12">',
+        f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif" font-size="12">',
         '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" '
         'markerHeight="8" orient="auto"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>',
         f'<rect width="{width:.0f}" height="{height:.0f}" fill="white"/>',

@@ -15,6 +15,7 @@ from ...search.driver import checkpoint_key
 from ...spaces import space_kernel_args
 from .kernels import module_source
 from .model import SpaceSpec
+from .render import state_svg
 
 BYTES_PER_BLOCK_RESULT = 64
 
@@ -158,7 +159,11 @@ class SpaceProblem:
             top = best[0]
             score = f" score {top['score']:g}" if top["score"] is not None else ""
             summary.append(f"  best: rank {top['rank']}{score}: {_show(top['state'])}")
-        return RunOutput(result=result, summary=summary, stopped=report.stopped)
+        pictures = {
+            f"best-{k}.svg": state_svg(b["state"], f"rank {b['rank']}")
+            for k, b in enumerate(best, 1)
+        }
+        return RunOutput(result, pictures, summary, report.stopped)
 
     def count(self, ctx: RunContext, constrained: bool) -> RunOutput:
         size = self.space_size()

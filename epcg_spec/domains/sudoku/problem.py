@@ -16,6 +16,7 @@ from ...search.propagate import ALL_RULES, RULE_HI, new_state
 from . import kernels
 from .model import GRADE_NAMES, GRADES, SudokuSpec, grid_rows, grid_text
 from .network import sudoku_network, symmetric_partner
+from .render import pictures
 
 
 class SudokuProblem:
@@ -90,7 +91,7 @@ class SudokuProblem:
             "grade": grade,
         }
         result = self._result(ctx, [record], seconds)
-        artifacts = {"solution.txt": grid_text(solution, spec.box)}
+        artifacts = {"solution.txt": grid_text(solution, spec.box), **pictures(record, spec.box)}
         unique = "unique" if count == 1 else "not unique (2 or more solutions)"
         summary = [f"{spec.name}: solved ({unique}; grade {grade}) in {seconds * 1e3:.1f} ms"]
         summary += ["  " + line for line in grid_text(solution, spec.box).splitlines()]
@@ -105,6 +106,7 @@ class SudokuProblem:
             files = {
                 f"puzzle-{k}.txt": record.pop("puzzle_text"),
                 f"solution-{k}.txt": record.pop("solution_text"),
+                **pictures(record, spec.box, f"-{k}"),
             }
             line = (
                 f"puzzle {k}: {record['clues']} clues, grade {record['grade']}, unique, "

@@ -1,0 +1,325 @@
+"""index.html: one self-contained page to look at a build's content, sort it and pick from it.
+
+The page is static (inline CSS and JS, no network): the items travel as JSON inside it, the
+pictures stay beside it as the files the kind wrote, referenced relatively and lazy-loaded.
+The same result.json and files give the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ..domains.nested.generate import outline
+from ..errors import BuildError, UsageError
+from ..spec.load import load_document
+from ..spec.params import resolve_params
+from .booklet import BOOKLET
+from .files import atomic_write
+from .jsontext import dumps
+
+PAGE = "index.html"
+PICTURES = (".svg", ".png")  # in order of preference
+TAG_VALUES = 12  # a text field with at most this many different values becomes a filter
+BIG = 10**15  # from here on, numbers are shown as 1.23 × 10¹⁵
+SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+HEADLINE = (
+    ("space_size", "space size"),
+    ("evaluated", "evaluated"),
+    ("count", "solutions"),
+)
+
+
+@dataclass(frozen=True)
+class KindView:
+    """How a kind's items map to files, text and a command that regenerates one."""
+
+    stems: Callable[[int, dict[str, Any]], tuple[str, ...]]  # item k -> its file stems
+    details: str | None = None  # result key of per-item records that sit beside `best`
+    text: Callable[[Any, dict[str, Any]], str | None] | None = None  # (state, result) -> card
+    by_rank: bool = False  # `epcg-spec sample SPEC --rank R` gives the item again
+
+
+def _image_stem(item: dict[str, Any]) -> tuple[str, ...]:
+    """A WFC output's files share its image's stem (none where the run failed)."""
+    image = item["state"].get("image")
+    return (Path(image).stem,) if image else ()
+
+
+def _nested_text(state: dict[str, Any], result: dict[str, Any]) -> str:
+    return "\n".join(outline(state))
+
+
+def _order_text(state: dict[str, Any], result: dict[str, Any]) -> str | None:
+    """A play order (ppg enumerate) as lines `before → after`, with the nodes' names."""
+    names = result.get("nodes")
+    if not isinstance(names, list) or "edges" not in state:
+        return None
+    return "\n".join(f"{names[a]} → {names[b]}" for a, b in state["edges"])
+
+
+KINDS: dict[str, KindView] = {
+    "space": KindView(lambda k, item: (f"best-{k + 1}",), by_rank=True),
+    "sudoku": KindView(
+        lambda k, item: (f"puzzle-{k}", f"solution-{k}", "puzzle", "solution"), details="puzzles"
+    ),
+    "ppg": KindView(lambda k, item: (f"puzzle-{k}",), details="puzzles", text=_order_text),
+    "wfc": KindView(lambda k, item: _image_stem(item), details="outputs"),
+    "rooms": KindView(lambda k, item: ("map",)),
+    "fling": KindView(lambda k, item: (f"board-{k + 1}",), by_rank=True),
+    "witness": KindView(
+        lambda k, item: (f"solution-{k + 1}", f"best-{k + 1}", f"joint-{k}"), by_rank=True
+    ),
+    "tracery": KindView(lambda k, item: (), text=lambda state, result: state, by_rank=True),
+    "nested": KindView(lambda k, item: (), text=_nested_text),
+}
+
+
+@dataclass(frozen=True)
+class Source:
+    """One output folder and, where known, the spec and --param overrides that built it."""
+
+    folder: Path
+    spec: Path | None = None
+    params: dict[str, int] | None = None
+
+
+def write_gallery(
+    folder: Path,
+    spec: Path | None = None,
+    params: dict[str, int] | None = None,
+) -> Path:
+    """Write `folder`/index.html for the build in `folder` and return its path.
+
+    `spec` (the spec file) and `params` (the --param overrides) make the page's commands
+    complete; without them the commands say SPEC.
+    """
+    target = Path(folder) / PAGE
+    atomic_write(target, gallery_html([Source(Path(folder), spec, params)], target.parent))
+    return target
+
+
+def write_merged_gallery(sources: list[Source], target: Path) -> Path:
+    """One page at `target` showing the builds of several folders together."""
+    atomic_write(target, gallery_html(sources, target.parent))
+    return target
+
+
+def gallery_html(sources: list[Source], home: Path) -> str:
+    """The page's text for `sources`, with file references relative to the folder `home`."""
+    runs, items = [], []
+    for index, source in enumerate(sources):
+        result = _read_result(source.folder)
+        records = _records(result)
+        runs.append(_run_header(result, records, source, home))
+        items += _items(result, records, source, home, index, len(sources) > 1)
+    data = {"runs": runs, **_fields(items), "items": items}
+    title = " + ".join(dict.fromkeys(run["spec"] for run in runs))
+    template = resources.files(__package__).joinpath("gallery.html").read_text("utf-8")
+    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    payload = payload.replace("<", "\\u003c")  # no text in it can end the script element
+    return template.replace("{{TITLE}}", _html(title)).replace("{{DATA}}", payload)
+
+
+def _read_result(folder: Path) -> dict[str, Any]:
+    path = folder / "result.json"
+    try:
+        result = json.loads(path.read_text("utf-8"))
+    except FileNotFoundError:
+        raise BuildError(f"{path}: no result.json here; build a spec into {folder} first") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise BuildError(f"{path}: not a result.json written by epcg-spec ({exc})") from None
+    if not isinstance(result, dict) or result.get("kind") not in KINDS:
+        raise BuildError(f"{path}: not a result.json of one of the kinds {', '.join(KINDS)}")
+    return result
+
+
+def _run_header(
+    result: dict[str, Any], records: list[dict[str, Any]], source: Source, home: Path
+) -> dict[str, Any]:
+    """The run's name, kind, parameters, seed and headline counts, as display text."""
+    stats = [[label, _number(result.get(key))] for key, label in HEADLINE]
+    flags = [r.get("unique") for r in records if isinstance(r.get("unique"), bool)]
+    if flags:
+        stats.append(["unique", f"{sum(flags):,} of {len(flags):,}"])
+    stats.append(["time", f"{result.get('seconds', 0):,.3f} s"])
+    extra = [
+        [key, value if isinstance(value, str) else json.dumps(value)]
+        for key, value in result.items()
+        if key not in {"spec", "kind", "backend", "version", "seed", "best", "seconds"}
+        and not isinstance(value, dict | list)
+        and key not in dict(HEADLINE)
+    ]
+    params = _params(source, result["spec"])
+    booklet = source.folder / BOOKLET
+    return {
+        "spec": result["spec"],
+        "kind": result["kind"],
+        "backend": result.get("backend", ""),
+        "seed": result.get("seed", 0),
+        "version": result.get("version", ""),
+        "folder": _relative(source.folder, home) or ".",
+        "file": str(source.spec) if source.spec else "",
+        "params": params,
+        "stats": stats,
+        "more": extra,
+        "booklet": _relative(booklet, home) if booklet.is_file() else "",
+    }
+
+
+def _params(source: Source, name: str) -> dict[str, int]:
+    """The spec's params with the overrides applied (only the overrides without the spec)."""
+    if source.spec is None:
+        return dict(source.params or {})
+    document = load_document(source.spec)
+    if document.data.get("name") != name:
+        raise UsageError(
+            f"--spec {source.spec} builds '{document.data.get('name')}', but {source.folder} "
+            f"holds a build of '{name}'; give the spec it was built from"
+        )
+    return resolve_params(document, source.params or {})
+
+
+def _records(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each item's record: its `best` entry merged with its per-item details, if any."""
+    best = result.get("best") or []
+    key = KINDS[result["kind"]].details
+    details = result.get(key) if key else None
+    if not (isinstance(details, list) and len(details) == len(best)):
+        details = [{}] * len(best)
+    return [{**entry, **detail} for entry, detail in zip(best, details, strict=True)]
+
+
+def _items(
+    result: dict[str, Any],
+    records: list[dict[str, Any]],
+    source: Source,
+    home: Path,
+    run: int,
+    merged: bool,
+) -> list[dict[str, Any]]:
+    view = KINDS[result["kind"]]
+    present = sorted(p.name for p in source.folder.iterdir() if p.is_file())
+    items = []
+    for k, record in enumerate(records):
+        files = [name for stem in view.stems(k, record) for name in _files_of(stem, present)]
+        pictures = [n for n in files if n.endswith(PICTURES)]
+        pictures.sort(key=lambda n: n.endswith("-solution.svg"))  # the puzzle first
+        scores, tags = _scores(record)
+        if merged:
+            tags["folder"] = _relative(source.folder, home) or "."
+        item: dict[str, Any] = {
+            "run": run,
+            "label": _label(record, k),
+            "pics": [_relative(source.folder / n, home) for n in _preferred(pictures)],
+            "files": [_relative(source.folder / n, home) for n in files],
+            "scores": scores,
+            "tags": tags,
+            "cmd": _command(result, record, source, view),
+            "json": dumps(record),
+        }
+        if not item["pics"]:
+            state = record.get("state")
+            text = view.text(state, result) if view.text else None
+            item["text"] = json.dumps(state, ensure_ascii=False) if text is None else text
+        items.append(item)
+    return items
+
+
+def _files_of(stem: str, present: list[str]) -> list[str]:
+    """The files of one item: `stem.ext` and `stem-word...` (not `stem0`, another item's)."""
+    pattern = re.compile(re.escape(stem) + r"(\.[^/]+|-[^0-9][^/]*)$")
+    return [name for name in present if pattern.match(name)]
+
+
+def _preferred(pictures: list[str]) -> list[str]:
+    """One picture per drawing: the SVG where a PNG of the same drawing sits beside it."""
+    svgs = {n[:-4] for n in pictures if n.endswith(".svg")}
+    return [n for n in pictures if n.endswith(".svg") or n[:-4] not in svgs]
+
+
+def _scores(record: dict[str, Any]) -> tuple[dict[str, float], dict[str, str]]:
+    """Numbers to sort and filter by, and short texts (yes/no, grades) to filter by."""
+    scores: dict[str, float] = {}
+    tags: dict[str, str] = {}
+    flat: dict[str, Any] = {}
+    for key, value in record.items():
+        if isinstance(value, dict) and key != "state":
+            flat.update({f"{key}.{k}": v for k, v in value.items()})
+        else:
+            flat[key] = value
+    for key, value in flat.items():
+        if isinstance(value, bool):
+            tags[key] = "yes" if value else "no"
+        elif isinstance(value, int | float):
+            scores[key] = value
+        elif isinstance(value, str) and key != "state":
+            tags[key] = value
+    return scores, tags
+
+
+def _fields(items: list[dict[str, Any]]) -> dict[str, Any]:
+    """The score names (in first-seen order) and the text fields that make useful filters:
+    a few values, some shared by several items (not a file name per item)."""
+    scores = list(dict.fromkeys(k for item in items for k in item["scores"]))
+    values: dict[str, list[str]] = {}
+    for item in items:
+        for key, value in item["tags"].items():
+            values.setdefault(key, []).append(value)
+    tags = {
+        key: sorted(set(seen))
+        for key, seen in values.items()
+        if 1 < len(set(seen)) <= TAG_VALUES and len(set(seen)) < len(seen)
+    }
+    for item in items:
+        item["tags"] = {k: v for k, v in item["tags"].items() if k in tags}
+    return {"scores": scores, "tags": tags}
+
+
+def _label(record: dict[str, Any], k: int) -> str:
+    if record.get("rank") is not None:
+        return f"rank {record['rank']}"
+    if isinstance(record.get("seed"), int):
+        return f"seed {record['seed']}"
+    return f"#{k + 1}"
+
+
+def _command(result: dict[str, Any], record: dict[str, Any], source: Source, view: KindView) -> str:
+    """The command that gives this item again (for seeded items: the first of that build)."""
+    spec = str(source.spec) if source.spec else "SPEC"
+    params = [f"--param {k}={v}" for k, v in (source.params or {}).items()]
+    if view.by_rank and record.get("rank") is not None:
+        words = ["epcg-spec", "sample", spec, "--rank", str(record["rank"])]
+    else:
+        seed = record.get("seed") if isinstance(record.get("seed"), int) else result["seed"]
+        words = ["epcg-spec", "build", spec, "--seed", str(seed)]
+    return " ".join([shlex.join(words), *params])
+
+
+def _relative(path: Path, home: Path) -> str:
+    """`path` relative to the page's folder, with forward slashes, for an href or src."""
+    text = os.path.relpath(Path(path).resolve(), Path(home).resolve())
+    return "" if text == "." else text.replace(os.sep, "/")
+
+
+def _number(value: Any) -> str:
+    if value is None:
+        return "n/a"
+    if isinstance(value, int) and value >= BIG:
+        mantissa, exponent = f"{Decimal(value):.2e}".split("e+")
+        return f"{mantissa} × 10" + "".join(SUPERSCRIPT[int(d)] for d in str(int(exponent)))
+    if isinstance(value, int):
+        return f"{value:,}"
+    return str(value)
+
+
+def _html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

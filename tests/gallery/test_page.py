@@ -1,0 +1,140 @@
+"""The gallery page as bytes, and `epcg-spec gallery` as a user meets it (no browser)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from epcg_spec.cli.main import main
+from epcg_spec.output.gallery import (
+    Source,
+    _fields,
+    _files_of,
+    _number,
+    gallery_html,
+    write_gallery,
+)
+
+from .conftest import BUILDS, SPECS
+
+
+def _data(page: str) -> dict:
+    text = page.split('<script type="application/json" id="data">')[1].split("</script>")[0]
+    return json.loads(text)
+
+
+def test_the_same_build_gives_the_same_bytes_and_needs_no_network(built):
+    folder = built["sudoku"]
+    first = (folder / "index.html").read_bytes()
+    write_gallery(folder, SPECS / BUILDS["sudoku"][0])
+    assert (folder / "index.html").read_bytes() == first
+    assert b"http:" not in first and b"https:" not in first  # no CDN, no fonts, no links out
+
+
+def test_items_carry_their_pictures_scores_and_a_command(built):
+    folder = built["sudoku"]
+    data = _data((folder / "index.html").read_text())
+    result = json.loads((folder / "result.json").read_text())
+    assert [run["kind"] for run in data["runs"]] == ["sudoku"]
+    stats = dict(data["runs"][0]["stats"])
+    assert stats["solutions"] == "3" and stats["unique"] == "3 of 3"
+    assert [item["pics"] for item in data["items"]] == [
+        [f"puzzle-{k}.svg", f"solution-{k}.svg"] for k in range(3)
+    ]
+    seeds = [p["seed"] for p in result["puzzles"]]
+    assert [item["label"] for item in data["items"]] == [f"seed {s}" for s in seeds]
+    assert data["items"][1]["scores"]["clues"] == result["puzzles"][1]["clues"]
+    spec = SPECS / "sudoku-4x4.epcg"
+    assert data["items"][2]["cmd"] == f"epcg-spec build {spec} --seed {seeds[2]}"
+
+
+def test_ranked_items_are_regenerated_by_sample_with_the_params(built, capsys):
+    data = _data((built["space"] / "index.html").read_text())
+    assert data["runs"][0]["params"] == {"n": 6}
+    item = data["items"][0]
+    spec = SPECS / "n-queens.yaml"
+    assert item["cmd"] == f"epcg-spec sample {spec} --rank {item['label'][5:]} --param n=6"
+    capsys.readouterr()  # what building the fixture printed
+    assert main([*item["cmd"].split()[1:], "--json"]) == 0
+    sampled = json.loads(capsys.readouterr().out)["samples"][0]
+    assert sampled["state"] == json.loads(item["json"])["state"]
+
+
+def test_text_kinds_get_text_cards(built):
+    items = _data((built["tracery"] / "index.html").read_text())["items"]
+    result = json.loads((built["tracery"] / "result.json").read_text())
+    assert [item["text"] for item in items] == [b["state"] for b in result["best"]]
+    outline = _data((built["nested"] / "index.html").read_text())["items"][0]["text"]
+    assert outline.splitlines()[0].startswith("dungeon: the ")
+
+
+def test_an_item_owns_its_files_and_not_the_next_items():
+    present = ["best-1.svg", "best-1-solution.svg", "best-1.yaml", "best-10.svg", "best-1x.svg"]
+    assert _files_of("best-1", present) == ["best-1.svg", "best-1-solution.svg", "best-1.yaml"]
+    assert _files_of("puzzle-0", ["puzzle-0.walkthrough.txt", "puzzle-01.svg"]) == [
+        "puzzle-0.walkthrough.txt"
+    ]
+
+
+def test_huge_counts_are_written_short():
+    assert _number(9**81) == "1.97 × 10⁷⁷"
+    assert _number(10**15 - 1) == "999,999,999,999,999"
+    assert _number(None) == "n/a"
+
+
+def test_the_script_text_cannot_end_the_script_element(built, tmp_path):
+    folder = tmp_path / "tricky"
+    folder.mkdir()
+    result = json.loads((built["tracery"] / "result.json").read_text())
+    result["best"][0]["state"] = "</script><b>bold</b>"
+    (folder / "result.json").write_text(json.dumps(result))
+    page = gallery_html([Source(folder)], folder)
+    assert page.count("</script>") == 2
+    assert _data(page)["items"][0]["text"] == "</script><b>bold</b>"
+
+
+def test_the_command_writes_the_page_and_refuses_what_it_cannot_do(built, tmp_path, capsys):
+    folder = tmp_path / "space"
+    shutil.copytree(built["space"], folder)  # the shared build keeps its own page
+    assert main(["gallery", str(folder)]) == 0
+    assert capsys.readouterr().out == f"gallery: {folder / 'index.html'}\n"
+    assert main(["gallery", str(folder), str(built["tracery"])]) == 2
+    assert "--out" in capsys.readouterr().err
+    merged = tmp_path / "both.html"
+    assert main(["gallery", str(folder), str(built["tracery"]), "--out", str(merged)]) == 0
+    assert len(_data(merged.read_text())["runs"]) == 2
+    assert main(["gallery", str(tmp_path / "nothing")]) == 1
+    assert "no result.json" in capsys.readouterr().err
+    assert main(["gallery", str(folder), "--print"]) == 2
+    assert "booklet is made for kind sudoku" in capsys.readouterr().err
+    queens, tracery = str(SPECS / "n-queens.yaml"), str(SPECS / "tracery-weather.epcg")
+    assert main(["gallery", str(folder), "--spec", queens, "--param", "m=3"]) == 2
+    assert "--param m: the spec has no such param" in capsys.readouterr().err
+    assert main(["gallery", str(folder), "--spec", tracery]) == 2
+    assert "builds 'tracery-weather', but" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind", sorted(BUILDS))
+def test_every_item_of_every_kind_has_a_picture_or_a_text(kind, built):
+    items = _data((built[kind] / "index.html").read_text())["items"]
+    assert items
+    for item in items:
+        assert item["pics"] or item["text"]
+        for pic in item["pics"]:
+            assert (built[kind] / pic).is_file()
+    if kind not in ("tracery", "nested"):
+        assert all(item["pics"] for item in items)
+
+
+def test_filters_are_offered_for_shared_values_not_for_one_value_per_item():
+    items = [
+        {"scores": {"clues": c}, "tags": {"grade": g, "image": f"{k}.png", "unique": "yes"}}
+        for k, (c, g) in enumerate([(24, "hidden"), (25, "search"), (23, "hidden")])
+    ]
+    fields = _fields(items)
+    assert fields == {"scores": ["clues"], "tags": {"grade": ["hidden", "search"]}}
+    assert [item["tags"] for item in items] == [
+        {"grade": g} for g in ("hidden", "search", "hidden")
+    ]
