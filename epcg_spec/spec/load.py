@@ -13,6 +13,7 @@ from ..compile.protocols import Domain
 from ..errors import Diagnostic, Pos, SpecError, UsageError
 from .document import Document
 from .dsl import load_dsl
+from .params import resolve_params
 from .schema import validate
 from .yaml_loader import load_yaml
 
@@ -97,6 +98,7 @@ def check_document(doc: Document, params: dict[str, Any]) -> Loaded:
     problems = validate(doc, domain.schema)
     if problems:
         raise SpecError(problems)
+    resolve_params(doc, params)  # one rule for every kind: an unknown --param is exit 2
     return Loaded(doc, domain, domain.load(doc, params))
 
 

@@ -110,3 +110,10 @@ def test_kinds_kind_lists_what_the_kind_honours(capsys):
 def test_rank_and_n_together_are_refused(capsys):
     assert main(["sample", str(SPECS / "n-queens.yaml"), "--rank", "1", "-n", "3"]) == 2
     assert "--rank" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("spec", [s for s in HONOURED if "n-queens" not in s and "fling" not in s])
+def test_a_param_the_spec_does_not_declare_is_exit_2_for_every_kind(spec, capsys):
+    assert main(["count", str(SPECS / spec), "--param", "nope=1"]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "--param nope: the spec has no such param" in line

@@ -7,7 +7,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ...errors import Diagnostic, SpecError, UsageError
+from ...errors import Diagnostic, SpecError
 from ...spec.document import Document
 from ..tracery.compile import Rule
 from . import notation
@@ -16,8 +16,6 @@ from .model import DEFAULT_DEPTH, ChildRule, ElementType, NestedSpec
 
 def load_nested_spec(doc: Document, params: dict[str, Any]) -> NestedSpec:
     data = doc.data
-    if params:
-        raise UsageError(f"--param {next(iter(params))}: a nested spec has no params")
     symbols = {
         name: tuple(Rule(r) for r in (rules if isinstance(rules, list) else [rules]))
         for name, rules in (data.get("grammar") or {}).items()

@@ -9,13 +9,11 @@ from typing import Any
 from ...errors import Diagnostic, SpecError
 from ...spec.document import Document
 from ...spec.document import Path as DocPath
-from ...spec.params import resolve_params
 from .model import DEFAULT_LIMIT, ObjectSpec, PpgSpec, Rule, Side, Transition
 from .universe import largest_universe
 
 
 def load_ppg_spec(doc: Document, overrides: dict[str, Any]) -> PpgSpec:
-    resolve_params(doc, overrides)  # ppg has no params: any --param is refused
     data = doc.data
     problems: list[Diagnostic] = []
     objects = _objects(doc, problems)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ...errors import Diagnostic, SpecError, UsageError
+from ...errors import Diagnostic, SpecError
 from ...spec.document import Document
 from .model import RoomsSpec, SearchOptions
 from .tree import given_tree, nested_tree
@@ -13,8 +13,6 @@ from .tree import given_tree, nested_tree
 
 def load_rooms_spec(doc: Document, params: dict[str, Any]) -> RoomsSpec:
     data = doc.data
-    if params:
-        raise UsageError(f"--param {next(iter(params))}: a rooms spec has no params")
     if ("rooms" in data) == ("tree" in data):
         raise SpecError(
             doc.diag(

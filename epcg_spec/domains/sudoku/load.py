@@ -16,8 +16,6 @@ BLANKS = ".0_"
 
 def load_sudoku_spec(doc: Document, params: dict[str, Any]) -> SudokuSpec:
     data = doc.data
-    if params:
-        raise SpecError(doc.diag((), "a sudoku spec has no params", "remove --param"))
     box = data.get("box", 3)
     options = data.get("generate") or {}
     if "puzzle" in data and "generate" in data:

@@ -6,7 +6,7 @@ import difflib
 from pathlib import Path
 from typing import Any
 
-from ...errors import Diagnostic, SpecError, UsageError
+from ...errors import Diagnostic, SpecError
 from ...spec.document import Document
 from ...spec.load import read_text
 from .compile import Compiler, Rule
@@ -16,8 +16,6 @@ from .model import DEFAULT_COUNT, DEFAULT_DEPTH, DEFAULT_LIMIT, DEFAULT_ORIGIN, 
 
 def load_tracery_spec(doc: Document, params: dict[str, Any]) -> TracerySpec:
     data = doc.data
-    if params:
-        raise UsageError(f"--param {next(iter(params))}: a tracery spec has no params")
     grammar_doc = _grammar_source(doc)
     symbols, paths = _symbols(grammar_doc)
     compat = data.get("compat") == "tracery2"

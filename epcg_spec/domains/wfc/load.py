@@ -76,8 +76,6 @@ class Problems:
 
 def load_wfc_spec(doc: Document, params: dict[str, Any]) -> WfcSpec:
     data = doc.data
-    if params:
-        raise SpecError(doc.diag((), "a wfc spec has no params", "remove --param"))
     problems = Problems()
     folder = Path(doc.source).resolve().parent
     name = data.get("name") or Path(doc.source).stem
