@@ -36,7 +36,8 @@ def test_pruning_changes_nothing_but_the_work(name, params):
 def test_thread_count_does_not_change_a_byte():
     one = run("costas-array", RunContext(threads=1), n=9)
     two = run("costas-array", RunContext(threads=2), n=9)
-    assert one.pop("seconds") >= 0 and two.pop("seconds") >= 0
+    seconds = (one.pop("seconds"), two.pop("seconds"))
+    assert min(seconds) >= 0
     assert json.dumps(one) == json.dumps(two)
 
 
