@@ -23,7 +23,7 @@ from ..spec.params import parse_overrides
 from ..spec.yaml_writer import dump_yaml
 from .errors import OK, run_guarded
 from .progress import StderrProgress
-from .validate import validate_paths
+from .validate import validate
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -108,12 +108,7 @@ def _need(problem: Problem, method: str, command: str) -> None:
         raise UsageError(f"kind {problem.kind} does not support `{command}`")
 
 
-@cli.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path())
-@click.option("--quiet", "-q", is_flag=True, help="Print problems only, no summary.")
-def validate(paths: tuple[str, ...], quiet: bool) -> int:
-    """Check specs (files, or folders searched recursively) without compiling anything."""
-    return validate_paths([Path(p) for p in paths], quiet)
+cli.add_command(validate)
 
 
 @cli.command()
