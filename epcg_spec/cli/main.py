@@ -13,6 +13,7 @@ from .. import __version__
 from ..compile import registry
 from ..compile.protocols import Problem, RunContext, RunOutput
 from ..errors import UsageError
+from ..output.explain import explain_document
 from ..output.files import atomic_write
 from ..output.jsontext import dumps
 from ..output.result import write_outputs
@@ -216,9 +217,10 @@ def sample(spec, ranks, samples, seed, distinct, as_json, params, **given):
 def explain(spec, as_json, params):
     """Show the compiled problem: space, size, constraints, back end, estimates."""
     loaded = _load(spec, params)
-    rows = loaded.domain.compile(loaded.spec).explain()
+    problem = loaded.domain.compile(loaded.spec)
+    rows = problem.explain()
     if as_json:
-        click.echo(dumps(dict(rows)))
+        click.echo(dumps(explain_document(rows, problem.space_size())))
         return OK
     width = max(len(label) for label, _ in rows)
     for label, text in rows:
