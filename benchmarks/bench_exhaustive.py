@@ -6,24 +6,32 @@ million permutations), and the time to count 12-queens with prefix pruning on ag
 plain-Python bit-mask backtracking counter. Kernels are compiled (or loaded from the cache)
 before any timing.
 
-Run: python benchmarks/bench_exhaustive.py [--skip-spaces]
+Run: python benchmarks/bench_exhaustive.py [--skip-spaces] [--smoke]
+
+`--smoke`: the smallest setting, to check that it runs (no figures worth quoting). Here: 8-queens.
 """
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from pathlib import Path
 
-from bench_spaces import main as bench_spaces
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-from epcg_spec.compile.protocols import RunContext
-from epcg_spec.search import exhaustive
-from epcg_spec.spec.load import load_spec
+from bench_spaces import main as bench_spaces  # noqa: E402
 
-SPEC = Path(__file__).resolve().parent.parent / "specs" / "n-queens.yaml"
-N = 12
-REPEATS = 5
+from epcg_spec.compile.protocols import RunContext  # noqa: E402
+from epcg_spec.search import exhaustive  # noqa: E402
+from epcg_spec.spec.load import load_spec  # noqa: E402
+
+SMOKE = "--smoke" in sys.argv[1:]
+SPEC = ROOT / "specs" / "n-queens.yaml"
+N = 8 if SMOKE else 12
+SOLUTIONS = {8: 92, 12: 14_200}[N]  # OEIS A000170
+REPEATS = 1 if SMOKE else 5
 
 
 def bitmask_queens(n: int) -> int:
@@ -66,17 +74,17 @@ def main() -> None:
     if "--skip-spaces" not in sys.argv:
         bench_spaces()
         print()
-    size = 479_001_600
-    off_seconds, off_count = best(engine(prune=False), repeats=2)
+    size = math.factorial(N)
+    off_seconds, off_count = best(engine(prune=False), repeats=min(2, REPEATS))
     print(
-        f"12-queens, pruning off: {size:,} states in {off_seconds:.2f} s = "
+        f"{N}-queens, pruning off: {size:,} states in {off_seconds:.2f} s = "
         f"{size / off_seconds / 1e6:,.0f} million states/s ({off_count:,} solutions)"
     )
     on_seconds, on_count = best(engine(prune=True))
-    ref_seconds, ref_count = best(lambda: bitmask_queens(N), repeats=3)
-    assert on_count == ref_count == off_count == 14_200
+    ref_seconds, ref_count = best(lambda: bitmask_queens(N), repeats=min(3, REPEATS))
+    assert on_count == ref_count == off_count == SOLUTIONS
     print(
-        f"12-queens, prefix pruning on: {on_seconds * 1000:.1f} ms; plain-Python bit-mask "
+        f"{N}-queens, prefix pruning on: {on_seconds * 1000:.1f} ms; plain-Python bit-mask "
         f"counter: {ref_seconds * 1000:.1f} ms; ratio {ref_seconds / on_seconds:.1f}x"
     )
 

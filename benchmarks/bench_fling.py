@@ -1,6 +1,6 @@
 """Boards per second of the retrograde pass over Fling! layers, against the plain-Python oracle.
 
-    python benchmarks/bench_fling.py [--pieces 8] [--threads N] [--layers-dir DIR]
+    python benchmarks/bench_fling.py [--pieces 8] [--threads N] [--layers-dir DIR] [--smoke]
 
 Both judge the solvability of every board of 2..`reference` pieces on the 7 x 8 board (the
 oracle's memo starts empty, as the layers do); the retrograde back end then goes on alone up
@@ -46,7 +46,12 @@ def main() -> None:
     parser.add_argument("--reference", type=int, default=4, help="oracle layers 2..reference")
     parser.add_argument("--threads", type=int)
     parser.add_argument("--layers-dir", type=Path, help="default: a fresh temporary folder")
+    parser.add_argument(
+        "--smoke", action="store_true", help="the smallest setting: --pieces 3 --reference 2"
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.pieces, args.reference = 3, 2
     unique = args.unique or args.pieces
 
     reference, solvable = oracle_rate(args.reference)

@@ -10,7 +10,7 @@ Prints, in one run:
 - puzzles of 20 and 60 nodes (objects of three states, a goal and two rules): time per puzzle.
 Kernels are compiled (or loaded from the cache) before any timing.
 
-Run: python benchmarks/bench_ppg.py
+Run: python benchmarks/bench_ppg.py [--smoke]   (smoke: n = 4, 5; 5 seeds; 20 nodes)
 """
 
 from __future__ import annotations
@@ -31,7 +31,10 @@ from epcg_spec.spec.load import load_spec  # noqa: E402
 from tests.domains.ppg.helpers import chain_object, spec_of  # noqa: E402
 from tests.oracles.ppg_oracle import valid_orders  # noqa: E402
 
-SEEDS = 200
+SMOKE = "--smoke" in sys.argv[1:]
+SEEDS = 5 if SMOKE else 200
+ORDERS = (5,) if SMOKE else (5, 6)  # n free one-goal objects
+LARGE = (20,) if SMOKE else (20, 60)  # nodes of the large puzzles
 
 
 def network_count(n: int) -> tuple[int, float]:
@@ -66,7 +69,7 @@ def main() -> None:
         f"n=4: {found} orders (brute force {reference}); network {ours * 1e3:.1f} ms, "
         f"brute force {brute * 1e3:.0f} ms, ratio {brute / ours:.0f}x"
     )
-    for n in (5, 6):
+    for n in ORDERS:
         found, ours = network_count(n)
         print(f"n={n}: {found} orders in {ours:.2f} s ({found / ours:,.0f} orders/s)")
     spec = load_spec(ROOT / "specs" / "ppg-escape-room.yaml").spec
@@ -81,7 +84,7 @@ def main() -> None:
             outcome.values is None or not simulate(universe, network.relation(outcome.values)).ok
         )
     per = (time.perf_counter() - began) / SEEDS
-    for n in (20, 60):
+    for n in LARGE:
         large = PpgProblem(spec_of(large_universe(n)))
         began = time.perf_counter()
         for seed in range(5):

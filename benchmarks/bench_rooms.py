@@ -7,6 +7,7 @@ restart attempts and guesses, stack guesses and undos, the ratio of guesses, and
 capped at 50 undos per attempt (`search.undos: 50`), the cure for an early bad guess.
 
     python benchmarks/bench_rooms.py [spec] [seeds]
+    python benchmarks/bench_rooms.py --smoke    # seed 0 of specs/rooms-house.yaml only
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import statistics
 import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from epcg_spec.search import backtrack
 from epcg_spec.spec.load import load_spec
@@ -77,7 +80,10 @@ def main(spec_path: Path, seeds: int) -> None:
 
 
 if __name__ == "__main__":
-    main(
-        Path(sys.argv[1]) if len(sys.argv) > 1 else SPEC,
-        int(sys.argv[2]) if len(sys.argv) > 2 else 10,
-    )
+    if sys.argv[1:] == ["--smoke"]:
+        main(SPEC.with_name("rooms-house.yaml"), 1)
+    else:
+        main(
+            Path(sys.argv[1]) if len(sys.argv) > 1 else SPEC,
+            int(sys.argv[2]) if len(sys.argv) > 2 else 10,
+        )

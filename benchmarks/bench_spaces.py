@@ -1,30 +1,37 @@
 """States per second of combination increment and unrank, C(56, k) for k = 5..8, against
 itertools.combinations consumed without a Python loop, in the same run.
 
-Run: python benchmarks/bench_spaces.py
+Run: python benchmarks/bench_spaces.py [--smoke]
+
+`--smoke`: the smallest setting, to check that it runs (no figures worth quoting).
 """
 
 from __future__ import annotations
 
 import itertools
+import sys
 import time
 from collections import deque
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 
 import numba
 import numpy as np
 from numba import njit, prange
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 from epcg_spec.spaces import CombinationSpace
 from epcg_spec.spaces.combination import combination_skip, combination_unrank
 
+SMOKE = "--smoke" in sys.argv[1:]
 N = 56
-KS = (5, 6, 7, 8)
-MAX_STATES = 200_000_000  # states per timing, from rank 0 (the whole space if smaller)
-UNRANK_STATES = 20_000_000  # ranks spread evenly over the space
+KS = (5,) if SMOKE else (5, 6, 7, 8)
+MAX_STATES = 100_000 if SMOKE else 200_000_000  # states per timing, from rank 0 (all if fewer)
+UNRANK_STATES = 10_000 if SMOKE else 20_000_000  # ranks spread evenly over the space
 BLOCKS = 64
-REPEATS = 5
+REPEATS = 1 if SMOKE else 5
 
 
 @njit(parallel=True)

@@ -1,7 +1,8 @@
 """Expansions per second on Tracery 2's test grammar (`#origin#`), against pytracery.
 
 pytracery is the `tracery` package on PyPI (not a dependency of epcg-spec); install it
-for this benchmark with `pip install tracery`. Run: `python benchmarks/bench_tracery.py`.
+for this benchmark with `pip install tracery`.
+Run: `python benchmarks/bench_tracery.py [--smoke]` (smoke: 0.05 s per method).
 Prints each method's rate and its ratio to pytracery measured in the same run.
 """
 
@@ -12,12 +13,14 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 from epcg_spec.domains.tracery.compile import Rule
 from epcg_spec.domains.tracery.expansion import Expansion
 from epcg_spec.search.expand import SampleRng
 
 GRAMMAR = Path(__file__).parents[1] / "tests/domains/tracery/data/test-page-grammar.json"
-SECONDS = 3.0
+SECONDS = 0.05 if "--smoke" in sys.argv[1:] else 3.0
 
 
 def rate(expand) -> float:

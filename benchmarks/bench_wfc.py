@@ -6,7 +6,8 @@ algorithm compiled with numba in this file (the design of fast-wfc: a full scan 
 Ours keeps the undecided cells in a heap refreshed only where propagation touched them.
 
 Cases: 48 x 48 overlapping (maze sample, N = 3, 104 patterns), 48 x 48 tiled (pipes, 12
-variants), 192 x 192 tiled (pipes). Run: python benchmarks/bench_wfc.py
+variants), 192 x 192 tiled (pipes). Run: python benchmarks/bench_wfc.py [--smoke]
+(smoke: tiled pipes at 16 x 16 only, two attempts)
 """
 
 from __future__ import annotations
@@ -35,7 +36,10 @@ CASES = [
     ("48x48 tiled, pipes", {"model": "tiled", "tileset": "pipes/data.xml"}, 48, 1),
     ("192x192 tiled, pipes", {"model": "tiled", "tileset": "pipes/data.xml"}, 192, 0),
 ]
-ATTEMPTS = 10
+SMOKE = "--smoke" in sys.argv[1:]
+if SMOKE:  # the tiled 48 x 48 case only, at 16 x 16
+    CASES = [("16x16 tiled, pipes", {"model": "tiled", "tileset": "pipes/data.xml"}, 16, 1)]
+ATTEMPTS = 2 if SMOKE else 10
 POLICY = backtrack.Policy(max_backtracks=0, attempts=1)  # one classic attempt
 
 

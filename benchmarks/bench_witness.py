@@ -5,45 +5,48 @@ timed on a random sample of panels and its time for the whole space extrapolated
 engine's own compiled check of one panel (`rules.solve`), which shows how much of the gain
 comes from enumerating line by line per block rather than panel by panel.
 
-Run: python benchmarks/bench_witness.py
+Run: python benchmarks/bench_witness.py [--smoke]   (smoke: 3x3 only, 50 sampled panels)
 """
 
 from __future__ import annotations
 
 import random
+import sys
 import time
 from itertools import combinations, pairwise
+from pathlib import Path
 
 import numba
 
-from epcg_spec.compile.protocols import RunContext
-from epcg_spec.domains.witness.layouts import layout_plan, run_layouts
-from epcg_spec.domains.witness.lines import line_path, line_set
-from epcg_spec.domains.witness.model import Grid, Panel, Placement, Symbol, WitnessSpec
-from epcg_spec.domains.witness.pieces import default_library
-from epcg_spec.domains.witness.rules import solve
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-SAMPLES = {3: 4000, 4: 150}
+from epcg_spec.compile.protocols import RunContext  # noqa: E402
+from epcg_spec.domains.witness.layouts import layout_plan, run_layouts  # noqa: E402
+from epcg_spec.domains.witness.lines import line_path, line_set  # noqa: E402
+from epcg_spec.domains.witness.model import Grid, Panel, Symbol, WitnessSpec  # noqa: E402
+from epcg_spec.domains.witness.pieces import default_library  # noqa: E402
+from epcg_spec.domains.witness.rules import solve  # noqa: E402
+from epcg_spec.spec.document import Document  # noqa: E402
+from epcg_spec.spec.load import check_document  # noqa: E402
+
+SMOKE = "--smoke" in sys.argv[1:]
+SIZES = (3,) if SMOKE else (3, 4)
+SAMPLES = {3: 50, 4: 10} if SMOKE else {3: 4000, 4: 150}
 SEED = 2018
 
 
 def spec_for(n: int) -> WitnessSpec:
-    grid = Grid(n, n, (0, 0), (n, n))
-    pieces = default_library()
-    placement = Placement("piece", 3, tuple(range(len(pieces))), "cells", ())
-    return WitnessSpec(
-        None,
-        f"pieces-{n}x{n}",
-        "",
-        grid,
-        Panel(grid, ()),
-        pieces,
-        [placement],
-        None,
-        "fewest",
-        1,
-        0,
-    )
+    """The n x n three-piece layout spec, read as a spec file is (so it has its document)."""
+    data = {
+        "kind": "witness",
+        "name": f"pieces-{n}x{n}",
+        "panel": {"size": [n, n]},
+        "layout": [{"place": "piece", "count": 3}],
+        "search": {"top": 1},
+    }
+    doc = Document(source=str(ROOT / f"pieces-{n}x{n}.yaml"), data=data, format="yaml")
+    return check_document(doc, {}).spec
 
 
 def engine(n: int) -> tuple[float, float, int]:
@@ -158,7 +161,7 @@ def one_by_one(n: int, samples: int) -> tuple[float, list[int]]:
 
 def main() -> None:
     print(f"numba threads: {numba.get_num_threads()}")
-    for n in (3, 4):
+    for n in SIZES:
         ready, seconds, solvable = engine(n)
         python, expected = reference(n, SAMPLES[n])
         compiled, counts = one_by_one(n, SAMPLES[n])

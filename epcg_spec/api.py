@@ -98,9 +98,14 @@ class Spec:
         """Every check `epcg-spec validate` makes; a loaded spec passed them already."""
         check_document(self.loaded.document, {})
 
-    def explain(self) -> dict[str, str]:
-        """The compiled problem described: space, size, constraints, back end, estimates."""
-        return dict(self._problem().explain())
+    def explain(self) -> list[tuple[str, str]]:
+        """The compiled problem described: rows (label, text) of its space, size,
+        constraints, back end and estimates; an indented label belongs to the row above."""
+        return self._problem().explain()
+
+    def space_size(self) -> int | None:
+        """The exact number of candidate states, or None where it is not finite or known."""
+        return self._problem().space_size()
 
     def build(
         self,

@@ -13,6 +13,7 @@ from .. import __version__, api
 from ..compile import registry
 from ..compile.protocols import RunOutput
 from ..errors import BuildError, Interrupted, UsageError
+from ..output.explain import explain_document
 from ..output.files import atomic_write
 from ..output.jsontext import dumps
 from ..output.result import write_outputs
@@ -24,7 +25,7 @@ from ..spec.params import parse_overrides
 from ..spec.yaml_writer import dump_yaml
 from .errors import OK, run_guarded
 from .progress import StderrProgress
-from .validate import validate_paths
+from .validate import validate
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -126,12 +127,7 @@ def _stopped(result: api.Result, where: str) -> None:
     click.echo(message, err=True)
 
 
-@cli.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path())
-@click.option("--quiet", "-q", is_flag=True, help="Print problems only, no summary.")
-def validate(paths: tuple[str, ...], quiet: bool) -> int:
-    """Check specs (files, or folders searched recursively) without compiling anything."""
-    return validate_paths([Path(p) for p in paths], quiet)
+cli.add_command(validate)
 
 
 @cli.command()
@@ -248,12 +244,13 @@ def sample(spec, ranks, samples, seed, distinct, as_json, params, **given):
 @_param
 def explain(spec, as_json, params):
     """Show the compiled problem: space, size, constraints, back end, estimates."""
-    rows = _load(spec, params, {}).explain()
+    loaded = _load(spec, params, {})
+    rows = loaded.explain()
     if as_json:
-        click.echo(dumps(rows))
+        click.echo(dumps(explain_document(rows, loaded.space_size())))
         return OK
-    width = max(len(label) for label in rows)
-    for label, text in rows.items():
+    width = max(len(label) for label, _ in rows)
+    for label, text in rows:
         click.echo(f"{label:<{width}}  {text}")
     return OK
 

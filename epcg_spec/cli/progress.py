@@ -12,6 +12,8 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    ProgressColumn,
+    TaskProgressColumn,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -20,6 +22,35 @@ from rich.progress import (
 SHOW_AFTER_SECONDS = 2.0
 SAY_COMPILE_AFTER_SECONDS = 1.0
 PLAIN_EVERY_SECONDS = 10.0
+MIN_BAR = 10  # the narrowest bar worth drawing
+TIME = len("0:00:00")
+
+
+def columns_for(width: int, label: str, total: int) -> tuple[ProgressColumn, ...]:
+    """The progress line's columns for a terminal `width` columns wide.
+
+    The bar takes whatever the text leaves (at least MIN_BAR); on a narrow terminal the
+    done/total count goes first, then the elapsed time, then the label is shortened, so the
+    percentage and the ETA always show whole.
+    """
+    count = 2 * len(str(total)) + 1
+    percent, eta = len("100%"), len("ETA ") + TIME
+    for extras in ((count, TIME), (TIME,), ()):
+        if len(label) + MIN_BAR + percent + eta + sum(extras) + 3 + len(extras) <= width:
+            break
+    room = width - (MIN_BAR + percent + eta + sum(extras) + 3 + len(extras))
+    text = label if len(label) <= room else label[: max(room - 1, 0)] + "…"
+    chosen: list[ProgressColumn] = [
+        TextColumn(text, markup=False),
+        BarColumn(bar_width=None),
+        TaskProgressColumn(),
+    ]
+    if count in extras and len(extras) == 2:
+        chosen.append(MofNCompleteColumn())
+    if extras:
+        chosen.append(TimeElapsedColumn())
+    chosen += [TextColumn("ETA"), TimeRemainingColumn()]
+    return tuple(chosen)
 
 
 class StderrProgress:
@@ -35,6 +66,7 @@ class StderrProgress:
         self._done = 0
         self._began = 0.0
         self._last_line = 0.0
+        self._width = 0
 
     def start(self, label: str, total: int) -> None:
         self._label, self._total, self._done = label, total, 0
@@ -73,22 +105,18 @@ class StderrProgress:
             print(f"{what}: ready in {seconds:.1f} s", file=sys.stderr)
 
     def _update_bar(self) -> None:
+        width = self.console.width
         if self._bar is None:
-            self._bar = Progress(
-                TextColumn("{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                TextColumn("ETA"),
-                TimeRemainingColumn(),
-                console=self.console,
-                transient=True,
-            )
+            self._bar = Progress(console=self.console, transient=True, expand=True)
             self._bar.start()
             self._task = self._bar.add_task(self._label, total=self._total)
+        if width != self._width:  # the terminal was resized: lay the line out again
+            self._width = width
+            self._bar.columns = columns_for(width, self._label, self._total)
         self._bar.update(self._task, completed=self._done)
 
     def finish(self) -> None:
         if self._bar is not None:
             self._bar.stop()
             self._bar = None
+            self._width = 0

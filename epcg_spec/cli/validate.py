@@ -1,50 +1,178 @@
-"""`epcg-spec validate`: every spec under the given paths, one line per problem."""
+"""`epcg-spec validate`: every spec under the given paths, one line per problem.
+
+Three report formats: `text` (one `file:line:col: message` line per problem, for people and
+editors), `json` (one document on stdout, for tools) and `github` (GitHub Actions workflow
+commands, `::error file=...,line=...,col=...::message`, so problems show on the pull request).
+In a folder walk, files that are not specs are skipped and each is reported with the reason.
+"""
 
 from __future__ import annotations
 
+import json
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import click
 
-from ..errors import SpecError, UsageError
+from ..errors import Diagnostic, SpecError, UsageError
 from ..spec.load import check_document, discover, load_document
 from .errors import INVALID, OK, USAGE
 
+FORMATS = ("text", "json", "github")
 
-def validate_paths(paths: list[Path], quiet: bool) -> int:
-    """Check every spec found; 0 if all are valid, 1 if any is not, 2 on a usage error."""
-    valid = invalid = skipped = 0
-    usage_problem = False
+
+@dataclass
+class Report:
+    """What a validate run found: problems per file, skipped files, usage errors."""
+
+    valid: list[Path] = field(default_factory=list)
+    invalid: dict[Path, list[Diagnostic]] = field(default_factory=dict)
+    skipped: dict[Path, str] = field(default_factory=dict)
+    usage: dict[Path, str] = field(default_factory=dict)
+
+    @property
+    def exit_code(self) -> int:
+        """2 on a usage error (a named file that cannot be read), 1 on an invalid spec, else 0."""
+        if self.usage:
+            return USAGE
+        return INVALID if self.invalid else OK
+
+    def summary(self) -> str:
+        """One line: how many specs were checked, valid, invalid, skipped."""
+        checked = plural(len(self.valid) + len(self.invalid), "spec")
+        text = f"{checked} checked: {len(self.valid)} valid, {len(self.invalid)} invalid"
+        if self.skipped:
+            skipped = plural(len(self.skipped), "file")
+            what = "is not a spec" if len(self.skipped) == 1 else "are not specs"
+            text += f"; skipped {skipped} that {what}"
+        return text
+
+
+def plural(n: int, noun: str) -> str:
+    """`1 spec`, `2 specs`."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def check_paths(paths: list[Path]) -> Report:
+    """Check every spec found under `paths` (files, or folders searched recursively)."""
+    report = Report()
     for path, explicit in discover(paths):
         try:
             doc = load_document(path)
-            if not explicit and not _is_spec(doc):
-                skipped += 1
+            reason = None if explicit else _not_a_spec(doc.data, doc.format)
+            if reason:
+                report.skipped[path] = reason
                 continue
             check_document(doc, {})
-            valid += 1
+            report.valid.append(path)
         except SpecError as exc:
-            invalid += 1
-            for diagnostic in exc.diagnostics:
-                click.echo(str(diagnostic))
+            report.invalid[path] = exc.diagnostics
         except UsageError as exc:
             if explicit:
-                usage_problem = True
-                click.echo(f"usage error: {exc}", err=True)
+                report.usage[path] = str(exc)
             else:
-                skipped += 1
+                report.skipped[path] = str(exc).removeprefix(f"{path}: ")
+    return report
+
+
+def _not_a_spec(data: Any, fmt: str) -> str | None:
+    """Why a file met in a folder walk is not a spec, or None if it is one."""
+    if fmt != "yaml":
+        return None
+    if isinstance(data, dict):
+        return None if "kind" in data else "a mapping without a 'kind' key"
+    if isinstance(data, list):
+        return "its top level is a list, not a mapping with a 'kind'"
+    if data is None:
+        return "it is empty"
+    return f"its top level is a {type(data).__name__}, not a mapping with a 'kind'"
+
+
+def validate_paths(paths: list[Path], quiet: bool, fmt: str = "text") -> int:
+    """Check every spec found and print the report in `fmt`; the exit code."""
+    report = check_paths(paths)
+    if fmt == "json":
+        click.echo(json.dumps(to_json(report), indent=2))
+    elif fmt == "github":
+        for line in github_lines(report, quiet):
+            click.echo(line)
+    else:
+        for diagnostics in report.invalid.values():
+            for diagnostic in diagnostics:
+                click.echo(str(diagnostic))
+        for message in report.usage.values():
+            click.echo(f"usage error: {message}", err=True)
+        if not quiet:
+            for path, reason in report.skipped.items():
+                click.echo(f"{path}: skipped: {reason}", err=True)
+    if not quiet and fmt != "json":
+        print(report.summary(), file=sys.stderr)
+    return report.exit_code
+
+
+def to_json(report: Report) -> dict[str, Any]:
+    """The report as one JSON document (`--format json`)."""
+    problems = [
+        {
+            "file": d.pos.path,
+            "line": d.pos.line,
+            "col": d.pos.col,
+            "message": d.message,
+            "hint": d.hint,
+        }
+        for diagnostics in report.invalid.values()
+        for d in diagnostics
+    ]
+    return {
+        "checked": len(report.valid) + len(report.invalid),
+        "valid": [str(p) for p in report.valid],
+        "invalid": [str(p) for p in report.invalid],
+        "problems": problems,
+        "skipped": [{"file": str(p), "reason": r} for p, r in report.skipped.items()],
+        "usage_errors": [{"file": str(p), "message": m} for p, m in report.usage.items()],
+        "exit_code": report.exit_code,
+    }
+
+
+def github_lines(report: Report, quiet: bool) -> list[str]:
+    """GitHub Actions workflow commands: an error per problem, a notice per skipped file."""
+    lines = []
+    for diagnostics in report.invalid.values():
+        for d in diagnostics:
+            text = f"{d.message}; {d.hint}" if d.hint else d.message
+            where = f"file={_prop(d.pos.path)},line={d.pos.line},col={d.pos.col}"
+            lines.append(f"::error {where}::{_data(text)}")
+    for path, message in report.usage.items():
+        lines.append(f"::error file={_prop(str(path))}::{_data(message)}")
     if not quiet:
-        note = f"; skipped {skipped} files that are not specs" if skipped else ""
-        print(
-            f"{valid + invalid} specs checked: {valid} valid, {invalid} invalid{note}",
-            file=sys.stderr,
-        )
-    if usage_problem:
-        return USAGE
-    return INVALID if invalid else OK
+        for path, reason in report.skipped.items():
+            lines.append(f"::notice file={_prop(str(path))}::{_data('skipped: ' + reason)}")
+    return lines
 
 
-def _is_spec(doc) -> bool:
-    """In a folder walk, only mappings with a `kind` (or read by a format) count as specs."""
-    return doc.format != "yaml" or (isinstance(doc.data, dict) and "kind" in doc.data)
+def _data(text: str) -> str:
+    """Escape a workflow command's message (GitHub's rules: %, CR, LF)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _prop(text: str) -> str:
+    """Escape a workflow command's property value (also ':' and ',')."""
+    return _data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--quiet", "-q", is_flag=True, help="Print problems only, no summary or skips.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="text: file:line:col lines; json: one document; github: Actions annotations.",
+)
+def validate(paths: tuple[str, ...], quiet: bool, fmt: str) -> int:
+    """Check specs (files, or folders searched recursively) without compiling anything."""
+    return validate_paths([Path(p) for p in paths], quiet, fmt)

@@ -103,11 +103,3 @@ def test_an_internal_error_exits_3_and_keeps_the_traceback_in_a_log(monkeypatch,
 def test_kinds_lists_the_registered_kinds(capsys):
     assert main(["kinds"]) == 0
     assert "space" in capsys.readouterr().out
-
-
-def test_the_readme_quick_start_builds_ten_queens(tmp_path, capsys):
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    command = next(line for line in readme.splitlines() if line.startswith("pip install . &&"))
-    argv = command.split("&& epcg-spec ", 1)[1].split()
-    assert main([*argv, "--out", str(tmp_path), "-q"]) == 0
-    assert json.loads((tmp_path / "result.json").read_text())["count"] == 724

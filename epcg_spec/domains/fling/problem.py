@@ -136,7 +136,7 @@ class FlingAnalysis(_FlingProblem):
         chosen, judged = self._select(retro, ctx)
         best = [board.entry() for board in chosen]
         artifacts: dict[str, str | bytes] = {}
-        for i, board in enumerate(chosen, 1):
+        for i, board in enumerate(chosen):  # files count from 0, as every kind's do
             artifacts.update(board.files(f"board-{i}"))
         result = self._result(ctx, reports, began)
         result.update(

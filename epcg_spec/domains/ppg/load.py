@@ -16,15 +16,15 @@ from .universe import largest_universe
 def load_ppg_spec(doc: Document, overrides: dict[str, Any]) -> PpgSpec:
     data = doc.data
     problems: list[Diagnostic] = []
-    objects = _objects(doc, problems)
+    objects, broken = _objects(doc, problems)
     known = {o.name: o for o in objects}
     rules = tuple(
         Rule(item["type"], lh, rh, ("rules", i))
         for i, item in enumerate(data.get("rules") or [])
-        if (lh := _side(doc, ("rules", i, "lh"), known, problems))
-        and (rh := _side(doc, ("rules", i, "rh"), known, problems))
+        if (lh := _side(doc, ("rules", i, "lh"), known, broken, problems))
+        and (rh := _side(doc, ("rules", i, "rh"), known, broken, problems))
     )
-    goal = _side(doc, ("goal",), known, problems) if "goal" in data else None
+    goal = _side(doc, ("goal",), known, broken, problems) if "goal" in data else None
     if problems:
         raise SpecError(problems)
     spec = PpgSpec(
@@ -49,8 +49,11 @@ def load_ppg_spec(doc: Document, overrides: dict[str, Any]) -> PpgSpec:
     return spec
 
 
-def _objects(doc: Document, problems: list[Diagnostic]) -> tuple[ObjectSpec, ...]:
+def _objects(doc: Document, problems: list[Diagnostic]) -> tuple[tuple[ObjectSpec, ...], set[str]]:
+    """The valid objects, and the names of those already reported as wrong (so a rule naming
+    one is not reported again as naming no object)."""
     out: list[ObjectSpec] = []
+    broken: set[str] = set()
     for i, item in enumerate(doc.data["objects"]):
         path = ("objects", i)
         name = str(item["name"])
@@ -64,9 +67,11 @@ def _objects(doc: Document, problems: list[Diagnostic]) -> tuple[ObjectSpec, ...
             )
             continue
         obj = _object(doc, path, item, name, problems)
-        if obj is not None:
+        if obj is None:
+            broken.add(name)
+        else:
             out.append(obj)
-    return tuple(out)
+    return tuple(out), broken
 
 
 def _object(doc: Document, path: DocPath, item: dict, name: str, problems) -> ObjectSpec | None:
@@ -160,12 +165,15 @@ def _unknown(doc: Document, path: DocPath, what: str, name: str, known: list, ow
     )
 
 
-def _side(doc: Document, path: DocPath, known: dict[str, ObjectSpec], problems) -> Side | None:
+def _side(
+    doc: Document, path: DocPath, known: dict[str, ObjectSpec], broken: set[str], problems
+) -> Side | None:
     node = doc.get(path)
     name = str(node["name"])
     obj = _object_named(name, known)
     if obj is None:
-        problems.append(_unknown_object(doc, (*path, "name"), name, known))
+        if name not in broken and name.rpartition("_T_")[0] not in broken:
+            problems.append(_unknown_object(doc, (*path, "name"), name, known))
         return None
     state = None if node.get("state") is None else str(node["state"])
     if state is not None and state not in obj.states:

@@ -42,12 +42,19 @@ class PpgProblem:
         spec = self.spec
         universe = largest_universe(spec)
         n = len(universe.nodes)
+        seed = int(spec.document.data.get("seed", 0))
+        count = 1 if spec.mode == "enumerate" else spec.puzzles
+        drawn = [len(draw_universe(spec, seed + k).nodes) for k in range(count)]
         rows = [
             ("spec", f"{spec.name} (kind: ppg)"),
             ("universe", f"{len(universe.things)} objects, {n} candidate nodes (object, goal)"),
-            ("nodes", str(spec.num_nodes or n)),
+            ("nodes", _span(drawn) + _per_puzzle(drawn, seed, n)),
             ("rules", "; ".join(r.text() for r in spec.rules) or "none"),
-            ("network", f"{n * (n - 1)} order cells (0/1), transitive and acyclic by nogoods"),
+            (
+                "network",
+                f"{_span([m * (m - 1) for m in drawn])} order cells (0/1), "
+                "transitive and acyclic by nogoods",
+            ),
         ]
         if spec.mode == "enumerate":
             rows.append(("task", f"enumerate every valid order (symmetry: {spec.symmetry})"))
@@ -216,6 +223,21 @@ class PpgProblem:
         output = self._enumerate(ctx, 0)
         output.summary = output.summary[:1]
         return output
+
+
+def _span(values: list[int]) -> str:
+    """`5`, or `4 to 6` where the values differ."""
+    low, high = min(values), max(values)
+    return str(low) if low == high else f"{low} to {high}"
+
+
+def _per_puzzle(drawn: list[int], seed: int, candidates: int) -> str:
+    """Where the nodes are drawn (template copies, num_nodes): which seed drew how many."""
+    if drawn == [candidates] * len(drawn):
+        return ""
+    shown = ", ".join(f"{m} for seed {seed + k}" for k, m in enumerate(drawn[:5]))
+    more = ", ..." if len(drawn) > 5 else ""
+    return f" (drawn per puzzle: {shown}{more}; --seed draws others)"
 
 
 def minimal_conflict(problem: PpgProblem, universe: Universe, rules: list[RuleSets]) -> list[int]:

@@ -149,8 +149,18 @@ def _term_loop(writer, k: int, family: TermFamily, at: int) -> list[str]:
     ]
 
 
+def _rows(family: TermFamily | DistinctFamily, first_column: int) -> np.ndarray:
+    """A family's rows, sorted, as a table: leading columns, then one per loop variable.
+
+    The width is stated, not inferred, so a family over no terms (`distinct(... for i in
+    range(0))`, true like any check over nothing) gives an empty table of the right shape.
+    """
+    width = first_column + len(family.variables)
+    return np.array(sorted(family.rows), dtype=np.int64).reshape(len(family.rows), width)
+
+
 def _term_tables(family: TermFamily, length: int) -> list[np.ndarray]:
-    rows = np.array(sorted(family.rows), dtype=np.int64).reshape(len(family.rows), -1)
+    rows = _rows(family, 1)
     offsets = np.searchsorted(rows[:, 0], np.arange(length + 2), side="left").astype(np.int64)
     return [rows, offsets]
 
@@ -200,7 +210,7 @@ def _distinct_loop(writer, k: int, family: DistinctFamily, at: int, base: int) -
 def _distinct_tables(family: DistinctFamily, length: int) -> list[np.ndarray]:
     """Rows sorted by (group, depth), and per depth the (group, first row, end row, previous
     depth of the group, group's first row) entries of the groups with new items there."""
-    rows = np.array(sorted(family.rows), dtype=np.int64).reshape(len(family.rows), -1)
+    rows = _rows(family, 3)
     by_depth: list[list[list[int]]] = [[] for _ in range(length + 2)]
     previous: dict[int, int] = {}
     group_start: dict[int, int] = {}

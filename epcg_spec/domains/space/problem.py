@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import inspect
+import re
 import sys
+from pathlib import Path
 
+import numba
 import numpy as np
+from numba.core.errors import NumbaError
 
 from ...compile.connector import generated_module
 from ...compile.protocols import RunContext, RunOutput
-from ...errors import UsageError
+from ...errors import SpecError, UsageError
 from ...output.result import base_result, format_state
 from ...search import exhaustive
 from ...search.driver import checkpoint_key
 from ...spaces import space_kernel_args
 from .kernels import module_source
-from .model import SpaceSpec
+from .model import Condition, SpaceSpec
 from .render import state_svg
 
 BYTES_PER_BLOCK_RESULT = 64
@@ -106,15 +111,30 @@ class SpaceProblem:
             )
         return self._kernels
 
+    def _blame_user_functions(self) -> None:
+        """After the kernels failed to compile: raise a located error for the first Python
+        function of the spec that numba cannot compile on its own (else return: our bug)."""
+        spec = self.spec
+        for condition in (*spec.constraints, spec.objective):
+            if condition is not None and condition.user is not None:
+                reason = _numba_refuses(condition)
+                if reason:
+                    raise SpecError(spec.document.diag((*condition.path, "python"), reason))
+
     def _key(self, ctx: RunContext, prune: bool) -> str:
         return checkpoint_key(self.spec.document.data, self.spec.params, ctx.shard, prune)
 
     def run(self, ctx: RunContext) -> RunOutput:
         spec = self.spec
         prune = spec.prune and not ctx.options.get("no_prune", False)
-        outcome = exhaustive.run(
-            self.kernels(), self.space_size(), prune, max(spec.top, 1), ctx, self._key(ctx, prune)
-        )
+        key = self._key(ctx, prune)
+        try:
+            outcome = exhaustive.run(
+                self.kernels(), self.space_size(), prune, max(spec.top, 1), ctx, key
+            )
+        except NumbaError:
+            self._blame_user_functions()
+            raise
         tally, report = outcome.tally, outcome.report
         sign = 1.0 if spec.sense == "maximize" else -1.0
         best = [
@@ -213,3 +233,32 @@ def _random_ranks(rng: np.random.Generator, size: int, n: int, distinct: bool) -
 
 def _show(state: dict) -> str:
     return "  ".join(f"{k} = {' '.join(map(str, v))}" for k, v in state.items())
+
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+STATE_TYPE = numba.types.Array(numba.types.int64, 1, "C")  # the state array the kernels pass
+
+
+def _numba_refuses(condition: Condition) -> str | None:
+    """Why numba cannot compile a user function alone on the state array, in one line
+    naming the function, its file and line; None if it compiles."""
+    user = condition.user
+    function = getattr(sys.modules[user.module], user.function)
+    try:
+        numba.njit(function).compile((STATE_TYPE,))
+    except NumbaError as exc:
+        text = ANSI.sub("", str(exc))
+        lines = [line.strip() for line in text.splitlines()]
+        reason = next(
+            (line for line in lines if line and not line.startswith("Failed in ")), "unknown"
+        )
+        file = inspect.getsourcefile(function) or function.__code__.co_filename
+        name = re.escape(Path(file).name)
+        at = re.search(rf'File "[^"]*{name}", line (\d+)', text)
+        line = int(at.group(1)) if at else function.__code__.co_firstlineno
+        return (
+            f"numba cannot compile the Python function {user.module}:{user.function} "
+            f"({file}:{line}): {reason.rstrip('.')}; a constraint or objective in Python must "
+            "be nopython code on the state array (numba's supported Python and NumPy)"
+        )
+    return None

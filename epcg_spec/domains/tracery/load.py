@@ -33,7 +33,7 @@ def load_tracery_spec(doc: Document, params: dict[str, Any]) -> TracerySpec:
         mode=generate.get("mode", "uniform"),
         count=generate.get("count", DEFAULT_COUNT),
         limit=generate.get("limit", DEFAULT_LIMIT),
-        warnings=tuple(_warnings(grammar_doc, symbols, paths, compat)),
+        warnings=tuple(_warnings(_rule_texts(doc, grammar_doc, symbols, paths), symbols, compat)),
     )
 
 
@@ -116,13 +116,20 @@ def _known(doc: Document, path: tuple, name: str, symbols: dict) -> None:
         )
 
 
-def _warnings(doc: Document, symbols: dict, paths: dict, compat: bool) -> list[Diagnostic]:
-    """Parse problems of every rule, located at their character (Tracery renders on)."""
-    compiler = Compiler(symbols, compat)
-    out = []
+def _rule_texts(doc: Document, grammar_doc: Document, symbols: dict, paths: dict):
+    """Every rule text with where it is written: the spec's `origin`, then the grammar's rules."""
+    if isinstance(doc.data.get("origin"), str):
+        yield doc, ("origin",), doc.data["origin"]
     for symbol, rules in symbols.items():
         for i, rule in enumerate(rules):
-            for offset, message in compiler.errors(rule.text):
-                path = paths[(symbol, i)]
-                out.append(Diagnostic(doc.text_pos(path, offset), f"warning: {message}"))
-    return out
+            yield grammar_doc, paths[(symbol, i)], rule.text
+
+
+def _warnings(texts, symbols: dict, compat: bool) -> list[Diagnostic]:
+    """Parse problems of every rule text, located at their character (Tracery renders on)."""
+    compiler = Compiler(symbols, compat)
+    return [
+        Diagnostic(doc.text_pos(path, offset), f"warning: {message}")
+        for doc, path, text in texts
+        for offset, message in compiler.errors(text)
+    ]

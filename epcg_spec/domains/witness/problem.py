@@ -181,9 +181,9 @@ class WitnessProblem:
             seconds=round(seconds, 3),
         )
         artifacts = {"panel.svg": panel_svg(spec.panel, spec.pieces, title=spec.name)}
-        for k, path in enumerate(paths, 1):
+        for k, path in enumerate(paths):  # files count from 0, as every kind's do
             artifacts[f"solution-{k}.svg"] = panel_svg(
-                spec.panel, spec.pieces, path, title=f"solution {k} of {count:,}"
+                spec.panel, spec.pieces, path, title=f"solution {k + 1} of {count:,}"
             )
         more = "+" if count >= limit else ""
         summary = [
@@ -198,7 +198,7 @@ class WitnessProblem:
         tally = outcome.tally
         result = self._layout_result(ctx, outcome)
         best, artifacts = [], {}
-        for k, (solutions, rank) in enumerate(tally.best, 1):
+        for k, (solutions, rank) in enumerate(tally.best):
             panel = self._plan.panel(rank)
             best.append({"rank": rank, "score": solutions, "state": panel.to_data(spec.pieces)})
             if draw:
@@ -286,7 +286,7 @@ class WitnessProblem:
             **found.report.fields(),
         )
         best, artifacts = [], {}
-        for k, (value, chosen) in enumerate(found.best, 1):
+        for k, (value, chosen) in enumerate(found.best):
             ranks = [int(search.ranks[i]) for i in chosen]
             panels = [self._plan.panel(r) for r in ranks]
             path = line_path(spec.grid, lines.bits[search.joint_line(chosen)])
@@ -301,7 +301,7 @@ class WitnessProblem:
             ]
             artifacts[f"joint-{k}.svg"] = panels_svg(panels, spec.pieces, None, titles)
             artifacts[f"joint-{k}-solution.svg"] = panels_svg(panels, spec.pieces, path, titles)
-            for m, panel in enumerate(panels, 1):
+            for m, panel in enumerate(panels):
                 artifacts[f"joint-{k}-panel-{m}.yaml"] = self._recheck_spec(
                     f"{spec.name}-{k}-panel-{m}", panel
                 )

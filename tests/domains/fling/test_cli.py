@@ -50,7 +50,7 @@ def test_build_writes_counts_boards_and_pictures(small, tmp_path, capsys):
     assert result["count"] == len(oracle_layer(4, 5, 5)["boards"])
     assert len(result["best"]) == 2
     assert result["best"][0]["score"] >= result["best"][1]["score"]
-    for i, board in enumerate(result["best"], 1):
+    for i, board in enumerate(result["best"]):
         assert board["unique"]["boards"] and board["state"]["pieces"] == 5
         assert (tmp_path / "out" / f"board-{i}.svg").read_text().startswith("<svg")
         text = (tmp_path / "out" / f"board-{i}.txt").read_text()

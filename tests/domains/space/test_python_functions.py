@@ -40,3 +40,18 @@ def test_a_missing_module_is_a_located_error(tmp_path, capsys):
     assert main(["validate", str(tmp_path / "spec.yaml")]) == 1
     out = capsys.readouterr().out
     assert out.startswith(f"{tmp_path / 'spec.yaml'}:4:") and "cannot import 'user_rules'" in out
+
+
+def test_a_function_numba_cannot_compile_is_a_located_error_naming_it(tmp_path, capsys):
+    listy = "\n\ndef listy(x):\n    return x.tolist() == [0]\n"  # its return is line 11
+    (tmp_path / "user_rules.py").write_text(MODULE + listy)
+    (tmp_path / "spec.yaml").write_text(SPEC.replace("ascending_pair", "listy"))
+    assert main(["build", str(tmp_path / "spec.yaml"), "--out", str(tmp_path / "out"), "-q"]) == 1
+    out, err = capsys.readouterr()
+    (line,) = (out + err).strip().splitlines()
+    assert line.startswith(
+        f"{tmp_path / 'spec.yaml'}:4:31: numba cannot compile the Python function "
+        f"user_rules:listy ({tmp_path / 'user_rules.py'}:11): Unknown attribute 'tolist' of type "
+        "array(int64, 1d, C); "
+    )
+    assert not (tmp_path / "out").exists()

@@ -108,5 +108,12 @@ def test_rule_problems_are_warnings_located_in_the_rule(tmp_path, capsys):
     assert result["warnings"] == [f"{spec}:3:16: warning: unclosed tag: a '#' has no partner"]
 
 
+def test_problems_in_the_origin_are_warnings_too(tmp_path, capsys):
+    spec = tmp_path / "o.yaml"
+    spec.write_text('kind: tracery\norigin: "#a# and #a"\ngrammar:\n  a: [x, y]\n', "utf-8")
+    result = _json(capsys, ["count", str(spec)])
+    assert result["warnings"] == [f"{spec}:2:20: warning: unclosed tag: a '#' has no partner"]
+
+
 def test_origin_is_refused_for_other_kinds(capsys):
     assert main(["count", str(SPECS / "nested-universe.yaml"), "--origin", "#x#"]) == 2

@@ -27,10 +27,10 @@ def test_a_panel_is_solved_and_drawn(tmp_path):
     assert result["space_size"] == 8512
     assert result["best"][0]["state"]["line"][0] == [0, 0]
     assert result["best"][0]["state"]["line"][-1] == [4, 4]
-    for name in ("panel.svg", "solution-1.svg"):
+    for name in ("panel.svg", "solution-0.svg"):
         root = ET.fromstring((out / name).read_text())
         assert root.tag.endswith("svg")
-    drawn = (out / "solution-1.svg").read_text()
+    drawn = (out / "solution-0.svg").read_text()
     assert drawn.count("<polygon") >= 2 + 2 + 2  # hexagons, stars, triangles
     assert "<polyline" in drawn
 

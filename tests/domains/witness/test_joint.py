@@ -62,7 +62,7 @@ def test_a_small_joint_search_finds_the_brute_force_best(tmp_path):
     assert value(chosen) == best
     assert result["distinct_candidates"] == len(distinct)
     assert result["nodes"] < comb(len(distinct), 3)
-    assert (out / "joint-1-solution.svg").exists()
+    assert (out / "joint-0-solution.svg").exists()
 
 
 @pytest.mark.slow
@@ -77,10 +77,10 @@ def test_three_3x3_piece_panels_with_one_joint_solution(tmp_path):
     chosen = [sets[r] for r in found["state"]["ranks"]]
     assert value(chosen) == 7
     assert result["nodes"] < result["unpruned"] / 100
-    for k in (1, 2, 3):  # each sub-panel re-checks on its own
+    for k in (0, 1, 2):  # each sub-panel re-checks on its own
         again = tmp_path / f"again{k}"
-        assert main(["build", str(out / f"joint-1-panel-{k}.yaml"), "--out", str(again)]) == 0
-        assert json.loads((again / "result.json").read_text())["count"] == len(chosen[k - 1])
+        assert main(["build", str(out / f"joint-0-panel-{k}.yaml"), "--out", str(again)]) == 0
+        assert json.loads((again / "result.json").read_text())["count"] == len(chosen[k])
 
 
 def test_a_library_too_large_to_hold_is_refused(tmp_path, monkeypatch, capsys):

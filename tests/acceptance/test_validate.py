@@ -1,0 +1,80 @@
+"""`epcg-spec validate` for CI: text, json and GitHub formats, skipped files, plurals."""
+
+import json
+
+import pytest
+
+from epcg_spec.cli.main import main
+from tests.acceptance.test_cli import SPECS
+
+QUEENS = (SPECS / "n-queens.yaml").read_text()
+BAD = "kind: space\nname: x\nspace: {type: permutation, n: 3}\nconstraint: []\n"
+
+
+@pytest.fixture
+def folder(tmp_path):
+    (tmp_path / "good.yaml").write_text(QUEENS)
+    (tmp_path / "bad.yaml").write_text(BAD)
+    (tmp_path / "list.yaml").write_text("- a\n- b\n")
+    (tmp_path / "config.yml").write_text("name: not a spec\n")
+    return tmp_path
+
+
+def test_text_reports_each_skipped_file_and_why(folder, capsys):
+    assert main(["validate", str(folder)]) == 1
+    out, err = capsys.readouterr()
+    assert out == (
+        f"{folder}/bad.yaml:4:1: unknown key 'constraint' in the spec; did you mean "
+        "'constraints'? (valid keys: constraints, description, kind, name, objective, params, "
+        "search, space)\n"
+    )
+    assert err.splitlines() == [
+        f"{folder}/config.yml: skipped: a mapping without a 'kind' key",
+        f"{folder}/list.yaml: skipped: its top level is a list, not a mapping with a 'kind'",
+        "2 specs checked: 1 valid, 1 invalid; skipped 2 files that are not specs",
+    ]
+
+
+def test_one_spec_is_singular(folder, capsys):
+    assert main(["validate", str(folder / "good.yaml")]) == 0
+    assert capsys.readouterr().err == "1 spec checked: 1 valid, 0 invalid\n"
+    (folder / "bad.yaml").unlink()
+    (folder / "config.yml").unlink()
+    assert main(["validate", str(folder)]) == 0
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "1 spec checked: 1 valid, 0 invalid; skipped 1 file that is not a spec"
+    )
+
+
+def test_json_is_one_document_with_numbers_and_positions(folder, capsys):
+    assert main(["validate", str(folder), "--format", "json"]) == 1
+    out, err = capsys.readouterr()
+    assert err == ""
+    report = json.loads(out)
+    assert report["checked"] == 2 and report["exit_code"] == 1
+    assert report["valid"] == [f"{folder}/good.yaml"]
+    assert report["problems"] == [
+        {
+            "file": f"{folder}/bad.yaml",
+            "line": 4,
+            "col": 1,
+            "message": "unknown key 'constraint' in the spec",
+            "hint": "did you mean 'constraints'? (valid keys: constraints, description, kind, "
+            "name, objective, params, search, space)",
+        }
+    ]
+    assert [s["file"] for s in report["skipped"]] == [f"{folder}/config.yml", f"{folder}/list.yaml"]
+
+
+def test_github_annotations_escape_their_fields(tmp_path, capsys):
+    odd = tmp_path / "a,b:c.yaml"
+    odd.write_text("kind: space\nname: x\nspace: {type: permutation, n: 3}\nconstraint: []\n")
+    assert main(["validate", str(odd), "--format", "github", "-q"]) == 1
+    (line,) = capsys.readouterr().out.splitlines()
+    path = str(odd).replace(":", "%3A").replace(",", "%2C")
+    assert line.startswith(f"::error file={path},line=4,col=1::unknown key 'constraint' in the")
+
+
+def test_an_unknown_format_is_a_usage_error(folder, capsys):
+    assert main(["validate", str(folder), "--format", "xml"]) == 2
+    assert "xml" in capsys.readouterr().err

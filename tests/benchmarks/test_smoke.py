@@ -1,0 +1,40 @@
+"""Every benchmark runs from a checkout at its smallest setting (`--smoke`).
+
+Run as a user would, `python benchmarks/bench_X.py --smoke`, from outside the repository and
+without PYTHONPATH, so a benchmark that imports an installed copy of the package, or needs
+the repository root on the path, or has rotted (AttributeError...), fails here. Slow: the
+first run of each compiles its kernels (minutes from a cold cache), so outside the default run.
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCHMARKS = sorted((ROOT / "benchmarks").glob("bench_*.py"))
+
+
+def test_every_benchmark_is_listed():
+    assert [b.stem for b in BENCHMARKS] == [
+        "bench_exhaustive", "bench_fling", "bench_ppg", "bench_rooms", "bench_spaces",
+        "bench_sudoku", "bench_tracery", "bench_wfc", "bench_witness",
+    ]  # fmt: skip
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("bench", BENCHMARKS, ids=lambda p: p.stem)
+def test_the_benchmark_runs_at_its_smallest_setting(bench, tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run(
+        [sys.executable, str(bench), "--smoke"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip()

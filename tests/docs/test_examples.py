@@ -1,0 +1,133 @@
+"""Every example in the README and docs/ works: specs validate, runnable commands run.
+
+A spec example is a fenced block labelled `yaml` or `epcg` holding a `kind:` key; a fenced block
+with a `kind:` and any other label fails here, so an example cannot escape the check. A command
+block is runnable when the line before its fence is `<!-- run -->`: each of its `epcg-spec`
+lines is run in-process from a folder that holds `specs/`, so `--out out/...` lands there.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from epcg_spec.cli.main import main
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+RUN_MARK = "<!-- run -->"
+FENCE = re.compile(r"^\s*```(\S*)\s*$")
+KIND_KEY = re.compile(r"^\s*kind\s*:", re.M)
+SUFFIX = {"yaml": ".yaml", "epcg": ".epcg"}
+
+
+@dataclass(frozen=True)
+class Block:
+    """One fenced block of a Markdown file."""
+
+    file: Path
+    line: int  # of the opening fence, 1-based
+    label: str
+    text: str
+    runnable: bool
+
+    @property
+    def where(self) -> str:
+        return f"{self.file.relative_to(ROOT)}:{self.line}"
+
+
+def fenced_blocks(path: Path) -> list[Block]:
+    """The fenced blocks of a Markdown file, with the label and run mark of each."""
+    lines = path.read_text("utf-8").splitlines()
+    blocks, i = [], 0
+    while i < len(lines):
+        opening = FENCE.match(lines[i])
+        if opening:
+            end = next(j for j in range(i + 1, len(lines)) if lines[j].strip().startswith("```"))
+            runnable = i > 0 and lines[i - 1].strip() == RUN_MARK
+            body = "\n".join(lines[i + 1 : end]) + "\n"
+            blocks.append(Block(path, i + 1, opening.group(1), body, runnable))
+            i = end
+        i += 1
+    return blocks
+
+
+ALL_BLOCKS = [block for path in DOCS for block in fenced_blocks(path)]
+SPECS = [b for b in ALL_BLOCKS if KIND_KEY.search(b.text)]
+RUNNABLE = [b for b in ALL_BLOCKS if b.runnable]
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch):
+    """A folder with the repository's specs/ in it (examples name files relative to it)."""
+    (tmp_path / "specs").symlink_to(ROOT / "specs")
+    for entry in (ROOT / "specs").iterdir():
+        (tmp_path / entry.name).symlink_to(entry)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_the_docs_hold_examples_of_every_kind():
+    kinds = {m.group(1) for b in SPECS for m in re.finditer(r"^kind\s*:\s*(\w+)", b.text, re.M)}
+    assert kinds == {
+        "space", "fling", "witness", "wfc", "sudoku", "ppg", "rooms", "tracery", "nested"
+    }  # fmt: skip
+    assert len(SPECS) >= 16 and RUNNABLE
+
+
+@pytest.mark.parametrize("block", SPECS, ids=lambda b: b.where)
+def test_every_spec_example_validates(block, workdir, capsys):
+    assert block.label in SUFFIX, f"{block.where}: label a spec example ```yaml or ```epcg"
+    example = workdir / f"example{SUFFIX[block.label]}"
+    example.write_text(block.text, "utf-8")
+    code = main(["validate", str(example)])
+    out = capsys.readouterr()
+    assert code == 0, f"{block.where}: the example does not validate:\n{out.out}{out.err}"
+
+
+def commands(block: Block) -> list[list[str]]:
+    """The `epcg-spec` command lines of a block, as argument lists (comments dropped)."""
+    found = []
+    for line in block.text.splitlines():
+        words = shlex.split(line.removeprefix("$ "), comments=True)
+        if words and words[0] == "epcg-spec":
+            found.append(words[1:])
+    return found
+
+
+@pytest.mark.parametrize("block", RUNNABLE, ids=lambda b: b.where)
+def test_every_runnable_command_runs(block, workdir, capsys):
+    argvs = commands(block)
+    assert argvs, f"{block.where}: a block marked {RUN_MARK} holds no epcg-spec command"
+    for argv in argvs:
+        code = main(argv)
+        out = capsys.readouterr()
+        assert code == 0, f"{block.where}: `epcg-spec {shlex.join(argv)}` exit {code}:\n{out.err}"
+
+
+def quick_start() -> list[str]:
+    """The README's two quick-start commands."""
+    (block,) = [b for b in fenced_blocks(ROOT / "README.md") if b.text.startswith("pip install")]
+    return block.text.splitlines()
+
+
+def test_the_quick_start_builds_ten_queens(workdir, capsys):
+    install, _ = quick_start()
+    argv = shlex.split(install.split(" && ", 1)[1])
+    assert argv[0] == "epcg-spec"
+    assert main([*argv[1:], "--out", "ten", "-q"]) == 0
+    capsys.readouterr()
+    assert '"count": 724' in (workdir / "ten" / "result.json").read_text()
+
+
+def test_the_quick_start_test_command_is_what_ci_runs():
+    _, tests = quick_start()
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    steps = [
+        line for line in ci if line and not line.startswith(("#", "set ", "cd ", "python -m pip"))
+    ]
+    assert tests.split(" && ") == steps

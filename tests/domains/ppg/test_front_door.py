@@ -1,0 +1,50 @@
+"""What a new user meets first: explain's node count is the built graph's; one error, not two."""
+
+import json
+
+from epcg_spec.cli.main import main
+
+CRYSTALS = """kind: ppg
+name: crystals
+puzzles: 3
+objects:
+  - name: Torch
+    states: [{name: unlit, default: true}, lit]
+    events: [{name: light, reversible: false}]
+    transitions: [{event: light, from: unlit, to: lit}]
+  - name: Crystal
+    is_template: true
+    min_number: 1
+    max_number: 3
+    states: [{name: dark, default: true}, glowing]
+    events: [charge]
+    transitions: [{event: charge, from: dark, to: glowing}]
+"""
+
+
+def test_explain_counts_the_nodes_each_puzzle_is_built_with(tmp_path, capsys):
+    spec = tmp_path / "crystals.yaml"
+    spec.write_text(CRYSTALS)
+    assert main(["build", str(spec), "--out", str(tmp_path / "out"), "-q"]) == 0
+    capsys.readouterr()
+    result = json.loads((tmp_path / "out" / "result.json").read_text())
+    built = [len(p["nodes"]) for p in result["puzzles"]]
+    assert sorted(set(built)) == [3, 4]  # seeds 0..2 draw 1..3 crystals: the counts differ
+    assert main(["explain", str(spec), "--json"]) == 0
+    nodes = json.loads(capsys.readouterr().out)["nodes"]
+    per_seed = ", ".join(f"{m} for seed {k}" for k, m in enumerate(built))
+    assert nodes == f"3 to 4 (drawn per puzzle: {per_seed}; --seed draws others)"
+
+
+def test_an_object_in_error_is_not_reported_again_by_the_rules_naming_it(tmp_path, capsys):
+    spec = tmp_path / "bad.yaml"
+    spec.write_text(
+        CRYSTALS.replace("to: lit}", "to: lt}")
+        + "rules:\n  - {type: BEFORE, lh: {name: Torch, state: lit}, rh: {name: Crystal}}\n"
+        + "goal: {name: Torch, state: lit}\n"
+    )
+    assert main(["validate", str(spec), "-q"]) == 1
+    (line,) = capsys.readouterr().out.splitlines()
+    assert line == (
+        f"{spec}:8:51: 'Torch' has no state 'lt'; did you mean 'lit'? (states: unlit, lit)"
+    )
