@@ -60,14 +60,14 @@ def _witness(result: dict[str, Any], folder: Path) -> tuple[list[Sheet], list[Sh
     puzzles, solutions = [], []
     for k, entry in enumerate(result.get("best") or []):
         rank = f"rank {entry['rank']}" if entry.get("rank") is not None else f"#{k + 1}"
-        for stem in (f"best-{k + 1}", f"joint-{k}"):
+        for stem in (f"best-{k}", f"joint-{k}"):
             if (folder / f"{stem}-solution.svg").is_file():
                 puzzles.append(Sheet(_read(folder / f"{stem}.svg"), f"Panel {k + 1} · {rank}"))
                 solutions.append(
                     Sheet(_read(folder / f"{stem}-solution.svg"), f"Solution {k + 1} · {rank}")
                 )
-        if (folder / f"solution-{k + 1}.svg").is_file():
-            solutions.append(Sheet(_read(folder / f"solution-{k + 1}.svg"), f"Solution {k + 1}"))
+        if (folder / f"solution-{k}.svg").is_file():
+            solutions.append(Sheet(_read(folder / f"solution-{k}.svg"), f"Solution {k + 1}"))
     if (folder / "panel.svg").is_file() and not puzzles:
         puzzles.append(Sheet(_read(folder / "panel.svg"), result["spec"]))
     return puzzles, solutions
@@ -77,13 +77,13 @@ def _fling(result: dict[str, Any], folder: Path) -> tuple[list[Sheet], list[Shee
     """The bare boards, then the boards numbered by first fling with the moves beside them."""
     width, height = result["board"]["width"], result["board"]["height"]
     puzzles, solutions = [], []
-    for k, entry in enumerate(result.get("best") or [], 1):
+    for k, entry in enumerate(result.get("best") or []):  # files count from 0, pages from 1
         what = f"{entry['state']['pieces']} pieces · rank {entry['rank']}"
-        bare = board_svg(entry["state"]["cells"], {}, width, height, f"board {k}")
-        puzzles.append(Sheet(bare, f"Board {k} · {what}"))
+        bare = board_svg(entry["state"]["cells"], {}, width, height, f"board {k + 1}")
+        puzzles.append(Sheet(bare, f"Board {k + 1} · {what}"))
         moves = entry.get("solution") or []
         notes = tuple(f"{i}. {m}" for i, m in enumerate(moves, 1))
-        solutions.append(Sheet(_read(folder / f"board-{k}.svg"), f"Solution {k}", notes))
+        solutions.append(Sheet(_read(folder / f"board-{k}.svg"), f"Solution {k + 1}", notes))
     return puzzles, solutions
 
 

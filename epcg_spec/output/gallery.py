@@ -67,17 +67,15 @@ def _order_text(state: dict[str, Any], result: dict[str, Any]) -> str | None:
 
 
 KINDS: dict[str, KindView] = {
-    "space": KindView(lambda k, item: (f"best-{k + 1}",), by_rank=True),
+    "space": KindView(lambda k, item: (f"best-{k}",), by_rank=True),
     "sudoku": KindView(
         lambda k, item: (f"puzzle-{k}", f"solution-{k}", "puzzle", "solution"), details="puzzles"
     ),
     "ppg": KindView(lambda k, item: (f"puzzle-{k}",), details="puzzles", text=_order_text),
     "wfc": KindView(lambda k, item: _image_stem(item), details="outputs"),
     "rooms": KindView(lambda k, item: ("map",)),
-    "fling": KindView(lambda k, item: (f"board-{k + 1}",), by_rank=True),
-    "witness": KindView(
-        lambda k, item: (f"solution-{k + 1}", f"best-{k + 1}", f"joint-{k}"), by_rank=True
-    ),
+    "fling": KindView(lambda k, item: (f"board-{k}",), by_rank=True),
+    "witness": KindView(lambda k, item: (f"solution-{k}", f"best-{k}", f"joint-{k}"), by_rank=True),
     "tracery": KindView(lambda k, item: (), text=lambda state, result: state, by_rank=True),
     "nested": KindView(lambda k, item: (), text=_nested_text),
 }
@@ -180,9 +178,10 @@ def _params(source: Source, name: str) -> dict[str, int]:
     if source.spec is None:
         return dict(source.params or {})
     document = load_document(source.spec)
-    if document.data.get("name") != name:
+    built = document.data.get("name") or Path(source.spec).stem  # an unnamed spec: its file
+    if built != name:
         raise UsageError(
-            f"--spec {source.spec} builds '{document.data.get('name')}', but {source.folder} "
+            f"--spec {source.spec} builds '{built}', but {source.folder} "
             f"holds a build of '{name}'; give the spec it was built from"
         )
     return resolve_params(document, source.params or {})

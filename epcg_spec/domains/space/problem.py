@@ -180,8 +180,7 @@ class SpaceProblem:
             score = f" score {top['score']:g}" if top["score"] is not None else ""
             summary.append(f"  best: rank {top['rank']}{score}: {_show(top['state'])}")
         pictures = {
-            f"best-{k}.svg": state_svg(b["state"], f"rank {b['rank']}")
-            for k, b in enumerate(best, 1)
+            f"best-{k}.svg": state_svg(b["state"], f"rank {b['rank']}") for k, b in enumerate(best)
         }
         return RunOutput(result, pictures, summary, report.stopped)
 
