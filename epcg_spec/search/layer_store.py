@@ -139,7 +139,7 @@ class LayerStore:
         key = str(damage.path)
         if key not in self._reported:
             self._reported.add(key)
-            self.say(f"layer store: {damage}; computing it again")
+            self.say(f"layer store: {damage}; it will be computed again")
 
     # ---- writing ----
 
