@@ -37,6 +37,7 @@ from ..output.files import atomic_write
 MANIFEST = ".manifest"
 FULL_CHECK_BYTES = 64 << 20  # files up to this size are hashed whole on every check
 READ_CHUNK = 16 << 20
+_REPORTED: set[str] = set()  # the damaged files this process has reported
 
 
 class Damaged(BuildError):
@@ -63,7 +64,6 @@ class LayerStore:
     def __init__(self, folder: Path, say: Callable[[str], None] = _stderr):
         self.folder = Path(folder)
         self.say = say
-        self._reported: set[str] = set()
 
     def path(self, name: str) -> Path:
         """Where the file `name` (finished or in the works) lives."""
@@ -94,17 +94,26 @@ class LayerStore:
         self._checked(name, lambda path, size: (None, _file_digest(path)))
         return np.load(self.path(name), mmap_mode="r")
 
+    def find_array(self, name: str) -> np.ndarray | None:
+        """`read_array`, or None if the file is missing or damaged."""
+        try:
+            return self.read_array(name)
+        except Damaged:
+            return None
+
     def _checked(self, name: str, read: Callable[[Path, int], tuple[Any, str]]) -> Any:
-        """What read(path, size) -> (value, digest) gives, once the digest is checked."""
+        """What read(path, size) -> (value, digest) gives, once the digest is checked; a
+        damaged file is reported, a missing one is not (both raise Damaged)."""
         try:
             manifest = self._manifest(name)
-            if manifest is None:
-                raise Damaged(self.path(name), "missing")
-            value, digest = read(self.path(name), manifest["bytes"])
-            self._check_digest(name, manifest, digest)
+            if manifest is not None:
+                value, digest = read(self.path(name), manifest["bytes"])
+                self._check_digest(name, manifest, digest)
         except Damaged as damage:
             self._report(damage)
             raise
+        if manifest is None:
+            raise Damaged(self.path(name), "missing")
         return value
 
     def _manifest(self, name: str) -> dict | None:
@@ -137,9 +146,9 @@ class LayerStore:
     def _report(self, damage: Damaged) -> None:
         """One line per damaged file and run."""
         key = str(damage.path)
-        if key not in self._reported:
-            self._reported.add(key)
-            self.say(f"layer store: {damage}; it will be computed again")
+        if key not in _REPORTED:
+            _REPORTED.add(key)
+            self.say(f"damaged: {damage}; it will be computed again")
 
     # ---- writing ----
 
@@ -153,7 +162,7 @@ class LayerStore:
         }
         atomic_write(self.path(name + MANIFEST), json.dumps({**body, "seal": _seal(body)}))
         os.replace(work, self.path(name))
-        self._reported.discard(str(self.path(name)))
+        _REPORTED.discard(str(self.path(name)))
 
     def publish_array(self, name: str, array: np.ndarray, record: dict) -> None:
         """Publish `array` as `name`: .npy format if the name ends so, else raw words."""
@@ -175,7 +184,7 @@ class LayerStore:
         try:
             lock.acquire(timeout=0)
         except Timeout:
-            self.say(f"layer store: waiting for another run that is computing {what}")
+            self.say(f"waiting for another run that is computing {what}")
             lock.acquire()
         try:
             yield

@@ -134,7 +134,7 @@ class Retrograde:
         try:
             return json.loads(path.read_text("utf-8")) if path.exists() else None
         except ValueError:
-            self.store.say(f"layer store: {path} is unreadable; starting that work over")
+            self.store.say(f"damaged: {path} is unreadable; starting that work over")
             return None
 
     def _write_record(self, name: str, record: dict) -> None:

@@ -121,7 +121,7 @@ def test_a_second_holder_of_a_lock_says_that_it_waits_then_gets_it(store):
     order.append("first lets go")
     held.release()
     thread.join(10)
-    assert store.lines == ["layer store: waiting for another run that is computing layer 3"]
+    assert store.lines == ["waiting for another run that is computing layer 3"]
     assert order == ["first lets go", "second has it"]
 
 

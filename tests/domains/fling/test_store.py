@@ -66,8 +66,11 @@ def test_two_builds_at_once_on_one_store_both_get_the_right_counts(spec, tmp_pat
         for i, run in enumerate(runs):
             _, err = run.communicate(timeout=300)
             assert run.returncode == 0, f"trial {trial}, build {i}: {err}"
-            assert all(line.startswith("layer store: waiting") for line in err.splitlines())
-            waited += "waiting" in err
+            said = err.splitlines()
+            assert all(
+                line.startswith("waiting for another run that is computing layer ") for line in said
+            )
+            waited += bool(said)
             result = json.loads((tmp_path / f"out-{trial}-{i}" / "result.json").read_text())
             assert counts(result) == right
             assert result["count"] == right[-1][1]
@@ -84,7 +87,7 @@ def test_a_damaged_layer_is_reported_and_computed_again(spec, tmp_path, capsys):
     capsys.readouterr()
     assert main([*build, "--out", str(tmp_path / "two")]) == 0
     (line,) = capsys.readouterr().err.splitlines()
-    assert line.startswith("layer store: ") and "solvable-4.bits" in line
+    assert line.startswith("damaged: ") and "solvable-4.bits" in line
     result = json.loads((tmp_path / "two" / "result.json").read_text())
     assert counts(result) == expected()
     assert [layer["computed"] for layer in result["layers"]] == [False] * 3 + [True, False]
