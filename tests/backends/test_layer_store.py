@@ -3,6 +3,8 @@ one (changed bytes, cut short, a missing or stale manifest) is reported once and
 retrograde back end, computed again to the same bytes and counts."""
 
 import json
+import subprocess
+import sys
 import threading
 import time
 
@@ -123,6 +125,38 @@ def test_a_second_holder_of_a_lock_says_that_it_waits_then_gets_it(store):
     thread.join(10)
     assert store.lines == ["waiting for another run that is computing layer 3"]
     assert order == ["first lets go", "second has it"]
+
+
+def test_the_lock_of_a_killed_run_is_free(store):
+    (store.folder / "locks").mkdir(parents=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(store.folder / "locks" / "layer-2.lock")],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout.readline() == "held\n"
+    holder.kill()
+    holder.wait()
+    got = []
+
+    def take():
+        with store.lock("layer-2", "layer 2"):
+            got.append(True)
+
+    thread = threading.Thread(target=take, daemon=True)
+    thread.start()
+    thread.join(10)
+    assert got == [True] and store.lines == []
+
+
+HOLD = """
+import sys, time
+from filelock import FileLock
+lock = FileLock(sys.argv[1])
+lock.acquire()
+print("held", flush=True)
+time.sleep(60)
+"""
 
 
 # ---- the retrograde back end over a damaged store ----

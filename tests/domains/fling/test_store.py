@@ -77,17 +77,36 @@ def test_two_builds_at_once_on_one_store_both_get_the_right_counts(spec, tmp_pat
     assert waited > 0  # the two builds did meet on a layer
 
 
-def test_a_damaged_layer_is_reported_and_computed_again(spec, tmp_path, capsys):
+def flip(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def cut(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[:-8])
+
+
+def no_manifest(path: Path) -> None:
+    path.with_name(path.name + ".manifest").unlink()
+
+
+def stale_manifest(path: Path) -> None:
+    """Layer 3's manifest in place of layer 4's."""
+    other = path.with_name(path.name.replace("4", "3") + ".manifest")
+    path.with_name(path.name + ".manifest").write_bytes(other.read_bytes())
+
+
+@pytest.mark.parametrize("damage", [flip, cut, no_manifest, stale_manifest])
+def test_a_damaged_layer_is_reported_and_computed_again(spec, tmp_path, capsys, damage):
     build = ["build", str(spec), "-q", "--layers-dir", str(tmp_path / "store")]
     assert main([*build, "--out", str(tmp_path / "one")]) == 0
     (bits,) = (tmp_path / "store").rglob("solvable-4.bits")
-    data = bytearray(bits.read_bytes())
-    data[len(data) // 2] ^= 0xFF
-    bits.write_bytes(bytes(data))
+    damage(bits)
     capsys.readouterr()
     assert main([*build, "--out", str(tmp_path / "two")]) == 0
     (line,) = capsys.readouterr().err.splitlines()
-    assert line.startswith("damaged: ") and "solvable-4.bits" in line
+    assert line.startswith(f"damaged: {bits}: ") and line.endswith("it will be computed again")
     result = json.loads((tmp_path / "two" / "result.json").read_text())
     assert counts(result) == expected()
     assert [layer["computed"] for layer in result["layers"]] == [False] * 3 + [True, False]
