@@ -45,13 +45,27 @@ def counts(result: dict) -> list[tuple]:
     return [(r["solvable"], r["unique"]["moves"], r["unique"]["boards"]) for r in result["layers"]]
 
 
-def build(spec: Path, out: Path, store: Path) -> subprocess.Popen:
-    """`python -m epcg_spec build` started in the background."""
+# the command line in a fresh process that says "ready" once imported, and starts once `go`
+# exists: the two builds of a trial start together, so they meet on the first layers
+AT_GO = """
+import sys, time
+from pathlib import Path
+from epcg_spec.cli.main import entry_point
+go = Path(sys.argv.pop(1))
+print("ready", flush=True)
+while not go.exists():
+    time.sleep(0.002)
+entry_point()
+"""
+
+
+def build(go: Path, spec: Path, out: Path, store: Path) -> subprocess.Popen:
+    """`epcg-spec build` in a fresh process, from the moment `go` exists."""
     argv = ["build", str(spec), "-q", "--out", str(out), "--layers-dir", str(store)]
     return subprocess.Popen(
-        [sys.executable, "-m", "epcg_spec", *argv],
+        [sys.executable, "-c", AT_GO, str(go), *argv],
         cwd=ROOT,
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
@@ -62,7 +76,10 @@ def test_two_builds_at_once_on_one_store_both_get_the_right_counts(spec, tmp_pat
     waited = 0
     for trial in range(10):
         store = tmp_path / f"store-{trial}"
-        runs = [build(spec, tmp_path / f"out-{trial}-{i}", store) for i in range(2)]
+        go = tmp_path / f"go-{trial}"
+        runs = [build(go, spec, tmp_path / f"out-{trial}-{i}", store) for i in range(2)]
+        assert [run.stdout.readline() for run in runs] == ["ready\n"] * 2
+        go.touch()
         for i, run in enumerate(runs):
             _, err = run.communicate(timeout=300)
             assert run.returncode == 0, f"trial {trial}, build {i}: {err}"
