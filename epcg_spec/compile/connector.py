@@ -65,8 +65,8 @@ def generated_module(what: str, imports: list[str], parts: list[str]) -> ModuleT
         return sys.modules[name]
     folder = cache_dir() / "kernels"
     path = folder / f"{name}.py"
-    if not path.exists():
-        folder.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or path.read_bytes() != text.encode():
+        # the name is the text's hash: a file that differs from it is damaged, so replace it
         atomic_write(path, text)
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)

@@ -9,12 +9,14 @@ either come out of the same scan, or are found among the predecessors of the uni
 states of layer m - 1 (`predecessor_blocks`), which never looks at the rest of layer m:
 both give the same states.
 
-Layers live under `store/<space name>/`: `solvable-<m>.bits` (raw uint64 words) and
-`unique-<rule>-<m>.npy` (sorted int64 ranks), each with a JSON record written once it is
-complete, so a later run reuses them. Work runs in chunks of blocks; between chunks the
-progress is shown, a checkpoint is written every few seconds (an interrupted layer goes on
-where it stopped when the same command runs again) and Ctrl-C is honoured. The outcome
-never depends on the number of threads or on the chunking.
+Layers live in a LayerStore (layer_store.py) under `store/<space name>-r<FORMAT>/`:
+`solvable-<m>.bits` (raw uint64 words) and `unique-<rule>-<m>.npy` (sorted int64 ranks),
+each published with a manifest (its count and checksum) once it is complete, so a later run
+reuses them, and a damaged one is computed again. One run at a time computes a layer, under
+that layer's lock; another run that needs it waits, then reuses it. Work runs in chunks of
+blocks; between chunks the progress is shown, a checkpoint is written every few seconds (an
+interrupted layer goes on where it stopped when the same command runs again) and Ctrl-C is
+honoured. The outcome never depends on the number of threads or on the chunking.
 """
 
 from __future__ import annotations
@@ -31,11 +33,12 @@ import numpy as np
 
 from ..compile.connector import generated_module, loop_template
 from ..compile.protocols import RunContext
-from ..errors import Interrupted
+from ..errors import BuildError, Interrupted
 from ..output.files import atomic_write
 from .driver import resize_chunk
+from .layer_store import Damaged, LayerStore
 
-FORMAT = 1  # of the stored layers and of what they mean: bump it when either changes
+FORMAT = 2  # of the stored layers and of what they mean: bump it when either changes
 RULES = ("moves", "boards")
 SCAN_BLOCK = 1 << 18  # ranks per scan block, a multiple of 64: blocks own whole words
 PREDECESSOR_BLOCK = 256  # unique states per predecessor block
@@ -114,8 +117,11 @@ class Retrograde:
     def __init__(self, space: LayeredSpace, store: Path, ctx: RunContext):
         self.space = space
         self.folder = Path(store) / f"{space.name}-r{FORMAT}"
+        self.store = LayerStore(self.folder)
         self.ctx = ctx
         self._module: ModuleType | None = None
+        self._plan: Plan | None = None
+        self._reports: dict[int, LayerReport] = {}
 
     # ---- what is stored ----
 
@@ -123,42 +129,56 @@ class Retrograde:
         return self.folder / name
 
     def _record(self, name: str) -> dict | None:
+        """A checkpoint of work under way (None if there is none, or it is unreadable)."""
         path = self._path(name + ".json")
-        return json.loads(path.read_text("utf-8")) if path.exists() else None
+        try:
+            return json.loads(path.read_text("utf-8")) if path.exists() else None
+        except ValueError:
+            self.store.say(f"damaged: {path} is unreadable; starting that work over")
+            return None
 
     def _write_record(self, name: str, record: dict) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
         atomic_write(self._path(name + ".json"), json.dumps(record))
 
-    def solvable_count(self, m: int) -> int | None:
-        """How many states of layer m are solvable, if that layer is stored."""
-        return self._stored(f"solvable-{m}", ".bits")
+    def solvable_count(self, m: int, full: bool = False) -> int | None:
+        """How many states of layer m are solvable, if that layer is stored and sound."""
+        record = self.store.record(f"solvable-{m}.bits", full)
+        return None if record is None else record["count"]
 
-    def unique_count(self, rule: str, m: int) -> int | None:
-        """How many states of layer m are unique under `rule`, if that list is stored."""
-        return self._stored(f"unique-{rule}-{m}", ".npy")
-
-    def _stored(self, name: str, suffix: str) -> int | None:
-        record = self._record(name)
-        return record["count"] if record and self._path(name + suffix).exists() else None
+    def unique_count(self, rule: str, m: int, full: bool = False) -> int | None:
+        """How many states of layer m are unique under `rule`, if that list is stored and
+        sound."""
+        record = self.store.record(f"unique-{rule}-{m}.npy", full)
+        return None if record is None else record["count"]
 
     def solvable_bits(self, m: int) -> np.ndarray:
-        """Layer m's solvable bits, read into memory."""
-        return np.fromfile(self._path(f"solvable-{m}.bits"), np.uint64)
+        """Layer m's solvable bits, read into memory (raises Damaged if they are)."""
+        return self.store.read_bits(f"solvable-{m}.bits")
 
     def unique_ranks(self, rule: str, m: int) -> np.ndarray:
-        """Layer m's unique ranks under `rule`, ascending (memory-mapped)."""
-        return np.load(self._path(f"unique-{rule}-{m}.npy"), mmap_mode="r")
+        """Layer m's unique ranks under `rule`, ascending (memory-mapped); after `run`, a
+        damaged list is computed again first."""
+        try:
+            return self.store.read_array(f"unique-{rule}-{m}.npy")
+        except Damaged:
+            if m not in self._reports:
+                raise
+        self._layer(m, full=True)
+        return self.store.read_array(f"unique-{rule}-{m}.npy")
 
-    def _save_solvable(self, m: int, count: int, spent: dict) -> None:
-        self._write_record(f"solvable-{m}", {"count": count, **spent})
+    def _counts(self, m: int, full: bool) -> dict[str, int | None]:
+        """The count of each file layer m must hold under the plan (None: missing)."""
+        counts = {rule: self.unique_count(rule, m, full) for rule in self._plan.rules}
+        if m <= self._plan.solvable:
+            counts["solvable"] = self.solvable_count(m, full)
+        return counts
+
+    def _save_solvable(self, m: int, work: Path, count: int, spent: dict) -> None:
+        self.store.publish(f"solvable-{m}.bits", work, {"count": count, **spent})
 
     def _save_unique(self, rule: str, m: int, ranks: np.ndarray, spent: dict) -> None:
-        path = self._path(f"unique-{rule}-{m}.npy")
-        tmp = self._path(f".unique-{rule}-{m}.tmp.npy")
-        np.save(tmp, ranks)
-        tmp.replace(path)
-        self._write_record(f"unique-{rule}-{m}", {"count": len(ranks), **spent})
+        self.store.publish_array(f"unique-{rule}-{m}.npy", ranks, {"count": len(ranks), **spent})
 
     # ---- computing ----
 
@@ -181,46 +201,67 @@ class Retrograde:
         """Compute (or reuse) every layer the plan asks for; one report per layer."""
         if self.ctx.threads:
             numba.set_num_threads(min(self.ctx.threads, numba.config.NUMBA_NUM_THREADS))
-        goal = self.space.goal
-        reports = [LayerReport(m, self.space.layer_size(m)) for m in range(goal, plan.unique + 1)]
-        self._goal_layer(plan.rules, reports[0])
-        for report in reports[1:]:
-            m = report.pieces
-            by_scan = plan.unique_by == "scan" and m <= plan.solvable
-            if m <= plan.solvable:
-                self._scan(m, plan.rules if by_scan else (), report)
-            for rule in plan.rules:
-                if not by_scan:
-                    self._predecessors(rule, m, report)
-                report.unique[rule] = self.unique_count(rule, m)
-        return reports
+        self._plan = plan
+        sizes = range(self.space.goal, plan.unique + 1)
+        self._reports = {m: LayerReport(m, self.space.layer_size(m)) for m in sizes}
+        for m in self._reports:
+            self._layer(m)
+        return list(self._reports.values())
 
-    def _goal_layer(self, rules: tuple[str, ...], report: LayerReport) -> None:
+    def _layer(self, m: int, full: bool = False) -> None:
+        """Layer m as the plan asks: reused if it is stored and sound (checked whole if
+        `full`), else computed under its lock (layer m - 1 first, if a file of it read
+        while computing layer m proves damaged); its counts go into its report."""
+        counts = self._counts(m, full)
+        if None in counts.values():
+            with self.store.lock(f"layer-{m}", f"layer {m}"):
+                try:
+                    self._compute(m, full)
+                except Damaged:
+                    self._layer(m - 1, full=True)
+                    self._compute(m, full)
+            counts = self._counts(m, False)
+            if None in counts.values():
+                raise BuildError(
+                    f"layer {m} was computed but cannot be read back from {self.folder}: "
+                    f"is another program changing that folder?"
+                )
+        report = self._reports[m]
+        report.solvable = counts.pop("solvable", None)
+        report.unique.update(counts)
+
+    def _compute(self, m: int, full: bool) -> None:
+        """Compute what layer m lacks (the caller holds its lock)."""
+        plan, report = self._plan, self._reports[m]
+        missing = {key for key, count in self._counts(m, full).items() if count is None}
+        if m == self.space.goal:
+            self._goal_layer(missing, report)
+            return
+        by_scan = plan.unique_by == "scan" and m <= plan.solvable
+        if (missing and by_scan) or "solvable" in missing:
+            self._scan(m, plan.rules if by_scan else (), report)
+        for rule in plan.rules if not by_scan else ():
+            if rule in missing:
+                self._predecessors(rule, m, report)
+
+    def _goal_layer(self, missing: set[str], report: LayerReport) -> None:
         """Every state of the goal layer is solved, and unique."""
         m, size = report.pieces, report.size
         everything = np.arange(size, dtype=np.int64)
-        if self.solvable_count(m) is None:
+        if "solvable" in missing:
             bits = np.zeros(_words(size), np.uint64)
             _set_bits(bits, everything)
-            self.folder.mkdir(parents=True, exist_ok=True)
-            bits.tofile(self._path(f"solvable-{m}.bits"))
-            self._save_solvable(m, size, _Clock().spent())
-        for rule in rules:
-            if self.unique_count(rule, m) is None:
+            self.store.publish_array(
+                f"solvable-{m}.bits", bits, {"count": size, **_Clock().spent()}
+            )
+        for rule in self._plan.rules:
+            if rule in missing:
                 self._save_unique(rule, m, everything, _Clock().spent())
-            report.unique[rule] = size
-        report.solvable = size
 
     def _scan(self, m: int, rules: tuple[str, ...], report: LayerReport) -> None:
-        """Solvable bits of layer m (and its unique states under `rules`) by a full scan."""
-        known = self.solvable_count(m)
-        if known is not None and all(self.unique_count(r, m) is not None for r in rules):
-            report.solvable = known
-            return
+        """Solvable bits of layer m (and its unique states under `rules`) by a full scan,
+        into work files named after the job, published once both passes are done."""
         size = report.size
-        files = {"solvable": self._bits_file(f"solvable-{m}", size)}
-        files.update({rule: self._bits_file(f"unique-{rule}-{m}", size) for rule in rules})
-        out = tuple(np.asarray(files[k]) if k in files else EMPTY for k in ("solvable", *RULES))
         below = self.solvable_bits(m - 1)
         below_unique = [self._unique_bits(r, m - 1) if r in rules else EMPTY for r in RULES]
         code = sum(self._rule_code(r) for r in rules) or self.module.SOLVABLE_ONLY
@@ -228,7 +269,12 @@ class Retrograde:
         starts = np.arange(0, size, SCAN_BLOCK, dtype=np.int64)
         ends = np.minimum(starts + SCAN_BLOCK, size)
         job = f"scan-{m}-{code}"
-        state = self._record(job) or {"pass": 1, "next": 0, "tally": [0]}
+        paths = {key: self._path(f"{job}-{key}.bits") for key in ("solvable", *rules)}
+        state = self._record(job)
+        if state is None or not all(_holds_bits(path, size) for path in paths.values()):
+            state = {"pass": 1, "next": 0, "tally": [0]}
+        files = {key: self._bits_file(path, size) for key, path in paths.items()}
+        out = tuple(np.asarray(files[k]) if k in files else EMPTY for k in ("solvable", *RULES))
         clock = _Clock(state.get("seconds", 0.0), state.get("cpu_seconds", 0.0))
         tables = self.space.tables
         mod = self.module
@@ -266,34 +312,30 @@ class Retrograde:
                 save(pass_no + 1, {"block": 0, "count": count})
         for rule in rules:
             self._save_unique(rule, m, _set_ranks(out[1 + RULES.index(rule)]), clock.spent())
-        for rule in rules:
-            self._path(f"unique-{rule}-{m}.bits").unlink()
-        self._save_solvable(m, state["tally"][0], clock.spent())
+        self._save_solvable(m, paths.pop("solvable"), state["tally"][0], clock.spent())
         self._path(job + ".json").unlink()
-        report.solvable = state["tally"][0]
+        for path in paths.values():
+            path.unlink()
         clock.charge(report)
         report.evaluated += size
 
-    def _bits_file(self, name: str, size: int) -> np.memmap:
-        """A file of `size` bits: kept as it is if it has the right size, else zeros."""
+    def _bits_file(self, path: Path, size: int) -> np.memmap:
+        """A work file of `size` bits: kept as it is if it has the right size, else zeros."""
         self.folder.mkdir(parents=True, exist_ok=True)
-        path = self._path(name + ".bits")
         words = _words(size)
-        if not path.exists() or path.stat().st_size != words * 8:
+        if not _holds_bits(path, size):
             with open(path, "wb") as handle:
                 handle.truncate(words * 8)
         return np.memmap(path, np.uint64, mode="r+", shape=(words,))
 
     def _unique_bits(self, rule: str, m: int) -> np.ndarray:
         bits = np.zeros(_words(self.space.layer_size(m)), np.uint64)
-        _set_bits(bits, np.asarray(self.unique_ranks(rule, m)))
+        _set_bits(bits, np.asarray(self.store.read_array(f"unique-{rule}-{m}.npy")))
         return bits
 
     def _predecessors(self, rule: str, m: int, report: LayerReport) -> None:
         """Layer m's unique states under `rule`, among predecessors of layer m - 1's."""
-        if self.unique_count(rule, m) is not None:
-            return
-        unique_below = np.asarray(self.unique_ranks(rule, m - 1))
+        unique_below = np.asarray(self.store.read_array(f"unique-{rule}-{m - 1}.npy"))
         below = self.solvable_bits(m - 1)
         free_last = m == self.space.goal + 1
         n = len(unique_below)
@@ -412,6 +454,11 @@ class _Clock:
 
 def _words(size: int) -> int:
     return (size + 63) // 64
+
+
+def _holds_bits(path: Path, size: int) -> bool:
+    """Whether `path` is a file of the right length for `size` bits."""
+    return path.exists() and path.stat().st_size == _words(size) * 8
 
 
 @numba.njit(cache=True)

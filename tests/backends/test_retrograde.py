@@ -88,7 +88,7 @@ def test_a_larger_plan_builds_on_the_stored_layers(tmp_path):
     large = run(tmp_path, plan=PLAN)
     assert [r.evaluated for r in large[:4]] == [0, 0, 0, 0]
     assert large[4].unique["moves"] == small[4].unique["moves"]
-    records = [json.loads(p.read_text()) for p in tmp_path.rglob("solvable-*.json")]
+    records = [json.loads(p.read_text()) for p in tmp_path.rglob("solvable-*.bits.manifest")]
     assert len(records) == PLAN.solvable
 
 

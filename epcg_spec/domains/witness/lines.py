@@ -3,7 +3,6 @@ once per panel shape and cached on disk, each stored as the bitset of slots it u
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,12 +11,12 @@ from numba import njit
 
 from ...compile.connector import cache_dir
 from ...errors import BuildError
-from ...output.files import atomic_write
+from ...search.layer_store import LayerStore
 from .kernels import grid_tables, region_labels, region_masks
 from .model import Grid
 
 MAX_LINES = 1 << 23
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: each file has a manifest (a checksum)
 DX = np.array([1, -1, 0, 0], dtype=np.int64)
 DY = np.array([0, 0, 1, -1], dtype=np.int64)
 
@@ -113,20 +112,27 @@ def cache_path(grid: Grid) -> Path:
     return cache_dir() / "witness" / name
 
 
+def _store(grid: Grid) -> tuple[LayerStore, str]:
+    """The store of cached lines (checksummed, locked; see search/layer_store.py) and the
+    name of this shape's file in it."""
+    path = cache_path(grid)
+    return LayerStore(path.parent), path.name
+
+
 def cached_count(grid: Grid) -> int | None:
     """The number of lines if they are already cached (cheap), else None."""
-    path = cache_path(grid)
-    if not path.exists():
-        return None
-    return int(np.load(path, mmap_mode="r").shape[0])
+    store, name = _store(grid)
+    record = store.record(name)
+    return None if record is None else record["count"]
 
 
 def enumerate_lines(grid: Grid) -> np.ndarray:
     """Every candidate line as a row of slot bits (uint64[n, words]), from the disk cache
-    when it is there; a panel with more than MAX_LINES lines is refused."""
-    path = cache_path(grid)
-    if path.exists():
-        return np.load(path)
+    when it is there and sound; a panel with more than MAX_LINES lines is refused."""
+    store, name = _store(grid)
+    cached = store.find_array(name)
+    if cached is not None:
+        return np.array(cached)
     n = count_lines(grid)
     if n > MAX_LINES:
         raise BuildError(
@@ -134,11 +140,13 @@ def enumerate_lines(grid: Grid) -> np.ndarray:
             f"{MAX_LINES:,} candidate lines, more than this engine enumerates; use a smaller "
             f"panel (5x5 has 1,262,816)"
         )
-    out = np.zeros((n, grid.words), np.uint64)
-    _walk_grid(grid, n, out)
-    buffer = io.BytesIO()
-    np.save(buffer, out)
-    atomic_write(path, buffer.getvalue())
+    with store.lock(name, f"the lines of a {grid.width}x{grid.height} panel"):
+        cached = store.find_array(name)
+        if cached is not None:
+            return np.array(cached)
+        out = np.zeros((n, grid.words), np.uint64)
+        _walk_grid(grid, n, out)
+        store.publish_array(name, out, {"count": n})
     return out
 
 

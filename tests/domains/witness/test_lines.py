@@ -6,6 +6,7 @@ import pytest
 from epcg_spec.domains.witness import lines
 from epcg_spec.domains.witness.lines import (
     cache_path,
+    cached_count,
     count_lines,
     enumerate_lines,
     line_path,
@@ -65,6 +66,22 @@ def test_lines_are_cached_on_disk_and_read_back():
     first = enumerate_lines(grid)
     assert cache_path(grid).exists()
     np.testing.assert_array_equal(enumerate_lines(grid), first)
+
+
+def test_a_damaged_cache_file_is_reported_and_computed_again(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("EPCG_CACHE_DIR", str(tmp_path))
+    grid = Grid(2, 3, (0, 0), (2, 3))
+    first = enumerate_lines(grid)
+    path = cache_path(grid)
+    assert path.parent == tmp_path / "witness" and cached_count(grid) == len(first)
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 0x10
+    path.write_bytes(bytes(data))
+    assert cached_count(grid) is None
+    np.testing.assert_array_equal(enumerate_lines(grid), first)
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"damaged: {path}: its SHA-256 differs")
+    assert cached_count(grid) == len(first) == 38  # OEIS A064298, 2 x 3 cells
 
 
 def test_a_panel_with_too_many_lines_is_refused(monkeypatch):
