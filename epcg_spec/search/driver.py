@@ -111,10 +111,14 @@ def checkpoint_key(*parts: Any) -> str:
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
-def run(job: Job, ctx: RunContext, key: str | None) -> Report:
-    """Run `job` over the units of this run's shard; see the module docstring."""
+def run(job: Job, ctx: RunContext, key: str | None, checkpoint: Checkpoint | None = None) -> Report:
+    """Run `job` over the units of this run's shard; see the module docstring.
+
+    The checkpoint is OUT/.checkpoint.json when `key` is given, or the one passed in (the
+    Fling layers store keeps its own, shared by every run of that store).
+    """
     lo, hi = shard_units(job.units, ctx.shard)
-    checkpoint = _checkpoint(ctx, key)
+    checkpoint = checkpoint or _checkpoint(ctx, key)
     following = lo
     if checkpoint is not None:
         saved = checkpoint.load(ctx)
@@ -125,7 +129,7 @@ def run(job: Job, ctx: RunContext, key: str | None) -> Report:
     if ctx.unit_limit is not None:
         hi = min(hi, following + ctx.unit_limit)
     compile_seconds = _prepare(job, ctx, following)
-    progress = ctx.progress
+    progress = ctx.progress if following < hi else None  # no work left: nothing to show
     if progress:
         # a resumed run announces only the work left, so that its rate (and ETA) is true
         progress.start(job.label, job.weight(following, hi))
@@ -140,9 +144,9 @@ def run(job: Job, ctx: RunContext, key: str | None) -> Report:
                 stop = min(following + size, hi)
                 t0 = time.perf_counter()
                 job.fold(job.work(following, stop))
+                done, following = following, stop  # the tally and `following` move together
                 if progress:
-                    progress.advance(job.weight(following, stop))
-                following = stop
+                    progress.advance(job.weight(done, stop))
                 if not job.fixed:
                     size = resize_chunk(size, time.perf_counter() - t0, most=job.most)
                 now = time.perf_counter()
@@ -168,7 +172,7 @@ def run(job: Job, ctx: RunContext, key: str | None) -> Report:
         if stopped:
             checkpoint.save(following, job.snapshot())
         else:
-            checkpoint.clear()
+            checkpoint.finish(following, job.snapshot())
     seconds = time.perf_counter() - began
     return Report(ctx.shard, lo, hi, following - lo, seconds, compile_seconds, stopped, estimate)
 
@@ -223,14 +227,26 @@ def resize_chunk(
     return min(size, most)
 
 
-def _checkpoint(ctx: RunContext, key: str | None) -> Checkpoint | None:
+def _checkpoint(ctx: RunContext, key: str | None) -> OutCheckpoint | None:
     if ctx.work_dir is None or key is None:
         return None
-    return Checkpoint(Path(ctx.work_dir) / CHECKPOINT_NAME, key)
+    return OutCheckpoint(Path(ctx.work_dir) / CHECKPOINT_NAME, key)
+
+
+class Checkpoint(Protocol):
+    """Where a job's progress is kept between runs."""
+
+    def load(self, ctx: RunContext) -> dict[str, Any] | None:
+        """{"next": first unit not done, "state": the job's snapshot}, or None."""
+
+    def save(self, following: int, state: dict[str, Any]) -> None: ...
+
+    def finish(self, following: int, state: dict[str, Any]) -> None:
+        """The job is complete."""
 
 
 @dataclass
-class Checkpoint:
+class OutCheckpoint:
     """`OUT/.checkpoint.json`: one versioned format for every job, written atomically."""
 
     path: Path
@@ -270,6 +286,9 @@ class Checkpoint:
     def save(self, following: int, state: dict[str, Any]) -> None:
         record = {"format": CHECKPOINT_FORMAT, "key": self.key, "next": following}
         atomic_write(self.path, json.dumps({**record, "state": state}))
+
+    def finish(self, following: int, state: dict[str, Any]) -> None:
+        self.clear()
 
     def clear(self) -> None:
         self.path.unlink(missing_ok=True)

@@ -35,15 +35,13 @@ from ..compile.connector import generated_module, loop_template
 from ..compile.protocols import RunContext
 from ..errors import BuildError, Interrupted
 from ..output.files import atomic_write
-from .driver import resize_chunk
+from . import driver
 from .layer_store import Damaged, LayerStore
 
 FORMAT = 2  # of the stored layers and of what they mean: bump it when either changes
 RULES = ("moves", "boards")
 SCAN_BLOCK = 1 << 18  # ranks per scan block, a multiple of 64: blocks own whole words
 PREDECESSOR_BLOCK = 256  # unique states per predecessor block
-CHUNK_SECONDS = 1.0
-CHECKPOINT_SECONDS = 10.0
 KERNEL_NAMES = (
     "layer_unrank",
     "layer_next",
@@ -372,7 +370,7 @@ class Retrograde:
                     handle.write(ranks.tobytes())
             record = {"next": done["block"], "found": done["count"]}
             self._write_record(job, record | clock.spent())
-            done["pending"] = []
+            done["pending"].clear()  # the job's list: these ranks are in the file now
 
         self._chunks(
             f"layer {m}: unique ({rule}) among predecessors of {n:,} boards",
@@ -389,48 +387,90 @@ class Retrograde:
         report.evaluated += n
 
     def _chunks(self, label: str, blocks, first: int, count: int, work, save) -> int:
-        """Run work(lo, hi) -> (count, results) over the blocks from `first` on, in chunks of
-        about CHUNK_SECONDS, adding up the counts; save(done) checkpoints `done`: the next
-        block, the count so far and the results not saved yet, which change together in one
-        call, so that Ctrl-C never finds them out of step."""
+        """Run work(lo, hi) -> (count, results) over the blocks from `first` on, through the
+        driver, adding up the counts; save(done) keeps `done` in the store: the next block,
+        the count so far and the results not saved yet, which change together in one call,
+        so that Ctrl-C never finds them out of step."""
         starts, ends = blocks
-        progress = self.ctx.progress if first < len(starts) else None
-        if progress:
-            # only the work left is announced, so that the ETA of a resumed layer holds
-            left = int(ends[-1] - starts[first])
-            share = 1 - left / int(ends[-1] - starts[0])
-            progress.start(label + (f" (going on from {share:.1%})" if first else ""), left)
-        done = {"block": first, "count": count, "pending": []}
-        chunk, last_save = 1, time.perf_counter()
+        if 0 < first < len(starts):
+            share = 1 - int(ends[-1] - starts[first]) / int(ends[-1] - starts[0])
+            label += f" (going on from {share:.1%})"
+        job = _BlocksJob(label, starts, ends, work)
         before = numba.get_parallel_chunksize()
         numba.set_parallel_chunksize(1)  # hand blocks out one by one: their costs differ
         try:
-            while done["block"] < len(starts):
-                lo = done["block"]
-                stop = min(lo + chunk, len(starts))
-                began = time.perf_counter()
-                found, results = work(lo, stop)
-                done.update(
-                    block=stop, count=done["count"] + found, pending=done["pending"] + results
-                )
-                chunk = resize_chunk(chunk, time.perf_counter() - began, CHUNK_SECONDS, len(starts))
-                if progress:
-                    progress.advance(int(ends[stop - 1] - starts[lo]))
-                if time.perf_counter() - last_save > CHECKPOINT_SECONDS:
-                    save(done)
-                    last_save = time.perf_counter()
-        except KeyboardInterrupt:
-            save(done)
-            raise Interrupted(
-                f"{label}: stopped after {done['block']:,} of {len(starts):,} blocks; the work "
-                f"done is kept in {self.folder}: run the same command again to go on"
-            ) from None
+            report = driver.run(job, self.ctx, None, _StoreCheckpoint(first, count, save))
         finally:
             numba.set_parallel_chunksize(before)
-            if progress:
-                progress.finish()
-        save(done)
-        return done["count"]
+        if report.stopped:
+            raise Interrupted(
+                f"{label}: stopped after {report.lo + report.done:,} of {len(starts):,} blocks; "
+                f"the work done is kept in {self.folder}: run the same command again to go on"
+            )
+        return job.count
+
+
+@dataclass
+class _BlocksJob:
+    """The driver's job for one pass over a layer's blocks: `do(lo, hi)` gives the count and
+    the results of blocks lo..hi - 1; results wait in `pending` until the store saves them
+    (the store's save empties that list)."""
+
+    label: str
+    starts: np.ndarray
+    ends: np.ndarray
+    do: Callable[[int, int], tuple[int, list]]
+    count: int = 0
+    pending: list = field(default_factory=list)
+    noun: str = "blocks"
+    fixed: int = 0
+    finished: bool = False
+
+    @property
+    def units(self) -> int:
+        return len(self.starts)
+
+    @property
+    def most(self) -> int:
+        return len(self.starts)
+
+    def prepare(self, first: int) -> None:
+        self.do(first, first)  # no blocks: compiles the loops
+
+    def work(self, lo: int, hi: int) -> tuple[int, list]:
+        return self.do(lo, hi)
+
+    def fold(self, partial: tuple[int, list]) -> None:
+        found, results = partial
+        self.count += found
+        self.pending += results
+
+    def snapshot(self) -> dict:
+        return {"count": self.count, "pending": self.pending}
+
+    def restore(self, state: dict) -> None:
+        self.count, self.pending = state["count"], state["pending"]
+
+    def weight(self, lo: int, hi: int) -> int:
+        return int(self.ends[hi - 1] - self.starts[lo]) if hi > lo else 0
+
+
+@dataclass
+class _StoreCheckpoint:
+    """A pass's progress, kept in the layers store by `save` (no --resume needed)."""
+
+    first: int
+    count: int
+    save_done: Callable[[dict], None]
+
+    def load(self, ctx: RunContext) -> dict:
+        return {"next": self.first, "state": {"count": self.count, "pending": []}}
+
+    def save(self, following: int, state: dict) -> None:
+        self.save_done({"block": following, **state})
+
+    def finish(self, following: int, state: dict) -> None:
+        self.save(following, state)
 
 
 class _Clock:

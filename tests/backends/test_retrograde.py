@@ -2,6 +2,7 @@
 byte of the layers it writes (run on the fling domain's layered space)."""
 
 import json
+from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -32,6 +33,10 @@ class StopAfter:
 
     def finish(self):
         pass
+
+    @contextmanager
+    def compiling(self, kind):
+        yield
 
 
 def contents(folder) -> dict[str, bytes]:
@@ -116,6 +121,10 @@ class Recorder:
 
     def finish(self):
         pass
+
+    @contextmanager
+    def compiling(self, kind):
+        yield
 
 
 def test_progress_announces_only_the_work_left_so_a_resumed_eta_holds(tmp_path):

@@ -148,19 +148,19 @@ def test_a_broken_spec_gets_one_located_line(body, tmp_path, capsys):
 def test_ctrl_c_stops_a_build_cleanly_and_the_same_command_goes_on(
     small, tmp_path, monkeypatch, capsys
 ):
-    from epcg_spec.search import retrograde
+    from epcg_spec.search import driver, retrograde
 
     calls = []
-    resize = retrograde.resize_chunk
+    resize = driver.resize_chunk
 
-    def press_ctrl_c(chunk, elapsed, *limits):
+    def press_ctrl_c(chunk, elapsed, **limits):
         calls.append(chunk)
         if len(calls) == 4:
             raise KeyboardInterrupt
-        return resize(chunk, elapsed, *limits)
+        return resize(chunk, elapsed, **limits)
 
     monkeypatch.setattr(retrograde, "SCAN_BLOCK", 64 * 9)
-    monkeypatch.setattr(retrograde, "resize_chunk", press_ctrl_c)
+    monkeypatch.setattr(driver, "resize_chunk", press_ctrl_c)
     out, layers = tmp_path / "out", tmp_path / "layers"
     command = ["build", str(small), "--out", str(out), "--layers-dir", str(layers), "-q"]
     assert main(command) == 130
