@@ -174,7 +174,7 @@ def run(job: Job, ctx: RunContext, key: str | None, checkpoint: Checkpoint | Non
         else:
             checkpoint.finish(following, job.snapshot())
     seconds = time.perf_counter() - began
-    return Report(ctx.shard, lo, hi, following - lo, seconds, compile_seconds, stopped, estimate)
+    return Report(ctx.shard, lo, end, following - lo, seconds, compile_seconds, stopped, estimate)
 
 
 def _estimate(job: Job, start: int, following: int, total: int, elapsed: float) -> float | None:
