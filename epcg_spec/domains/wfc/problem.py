@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import math
 import time
 
 from ...compile.protocols import RunContext, RunOutput
-from ...errors import BuildError
+from ...errors import BuildError, UsageError
 from ...output.result import base_result
 from ...search import backtrack, driver
 from ...search.driver import checkpoint_key, count_bound
@@ -156,6 +157,8 @@ class WfcProblem:
     def count(self, ctx: RunContext, constrained: bool) -> RunOutput:
         """Exact number of complete outputs of each run (or up to --limit)."""
         limit = ctx.limit or 0
+        if not limit and ctx.time_limit is None:
+            _refuse_an_endless_count(self.spec.runs)
         began = time.perf_counter()
         counts, summary, stopped = [], [], None
         for index, run in enumerate(self.spec.runs):
@@ -179,6 +182,22 @@ class WfcProblem:
             counts=counts,
         )
         return RunOutput(result=result, summary=summary, stopped=stopped)
+
+
+OPEN_COUNT_DIGITS = 9  # a map with up to 10**9 outputs is counted without being asked to stop
+
+
+def _refuse_an_endless_count(runs: list[WfcRun]) -> None:
+    """Say up front when counting every output may not end: values ** cells is too large."""
+    for run in runs:
+        cells, values = run.grid[0] * run.grid[1], run.values
+        digits = cells * math.log10(max(values, 1))
+        if digits > OPEN_COUNT_DIGITS:
+            raise UsageError(
+                f"{run.name}: a {run.grid[0]} x {run.grid[1]} map of {values} values can have "
+                f"up to about 10^{digits:,.0f} outputs, too many to count to the end; give "
+                "--limit N (stop after N) or --time-limit SECONDS (a partial count)"
+            )
 
 
 def _describe_policy(policy: backtrack.Policy) -> str:
