@@ -1,8 +1,8 @@
 """The decorator of every space kernel.
 
-numba's on-disk cache of a function is keyed on its own file only: after editing a kernel
-that other files inline (sorted_sequence, bits, kpermutation), delete the cached *.nbi / *.nbc
-files. Generated modules carry `codegen.kernels_digest()` in their source for this reason.
+numba's on-disk cache of a function is keyed on its own file only, not on the kernels it
+inlines from other files; generated modules carry `connector.source_fingerprint()` of every
+module they import, directly or not, so they are recompiled when any of them changes.
 """
 
 from __future__ import annotations

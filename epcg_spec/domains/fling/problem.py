@@ -3,7 +3,6 @@ selection) and the check of one puzzle."""
 
 from __future__ import annotations
 
-import hashlib
 import time
 from functools import cache
 from math import comb
@@ -11,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...compile.connector import cache_dir
+from ...compile.connector import cache_dir, source_fingerprint
 from ...compile.protocols import RunContext, RunOutput
 from ...errors import UsageError
 from ...output.result import base_result
@@ -36,7 +35,7 @@ board_tables = cache(geometry)  # one set of tables per board shape
 @cache
 def _kernels_digest() -> str:
     """Names the layer store: changes whenever the moves or the ranking change."""
-    return hashlib.sha256(Path(kernels.__file__).read_bytes()).hexdigest()[:12]
+    return source_fingerprint([kernels.__name__])[:12]
 
 
 def layered_space(width: int, height: int) -> LayeredSpace:
