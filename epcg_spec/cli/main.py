@@ -13,7 +13,7 @@ from .. import __version__
 from ..compile import registry
 from ..compile.protocols import Problem, RunContext, RunOutput
 from ..errors import UsageError
-from ..output.files import atomic_write
+from ..output.files import atomic_write, output_folder
 from ..output.jsontext import dumps
 from ..output.result import write_outputs
 from ..search.merge import merge_results
@@ -69,6 +69,11 @@ _param = click.option(
 )
 _json = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 _threads = click.option("--threads", type=click.IntRange(min=1), help="Worker threads.")
+_allow_python = click.option(
+    "--allow-python",
+    is_flag=True,
+    help="Import and run the Python functions the spec names (trusted specs only).",
+)
 
 
 def _load(spec: str, params: tuple[str, ...]):
@@ -127,12 +132,15 @@ def validate(paths: tuple[str, ...], quiet: bool) -> int:
 @click.option("--resume", is_flag=True, help="Continue from the checkpoint in the output folder.")
 @click.option("--no-prune", is_flag=True, help="Evaluate every state (no prefix pruning).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@_allow_python
 @_domain_options
-def build(spec, out, seed, threads, as_json, params, shard, resume, no_prune, quiet, **given):
+def build(
+    spec, out, seed, threads, as_json, params, shard, resume, no_prune, quiet, allow_python, **given
+):
     """Compile SPEC, run its back end, write OUT/result.json and the content."""
     loaded = _load(spec, params)
     problem = loaded.domain.compile(loaded.spec)
-    folder = Path(out) if out else Path("out") / problem.name
+    folder = output_folder(out, problem.name)
     options = {**_options(loaded, given), "no_prune": no_prune}
     ctx = RunContext(
         seed=_seed(loaded, seed),
@@ -142,6 +150,7 @@ def build(spec, out, seed, threads, as_json, params, shard, resume, no_prune, qu
         resume=resume,
         shard=_shard(shard),
         options=options,
+        allow_python=allow_python,
     )
     output = problem.run(ctx)
     written = write_outputs(folder, output)
@@ -166,8 +175,9 @@ def _shard(text: str | None) -> tuple[int, int]:
 @_threads
 @_json
 @_param
+@_allow_python
 @_domain_options
-def count(spec, constrained, threads, as_json, params, **given):
+def count(spec, constrained, threads, as_json, params, allow_python, **given):
     """Print the exact size of SPEC's space (and, with --constrained, how many are valid)."""
     loaded = _load(spec, params)
     problem = loaded.domain.compile(loaded.spec)
@@ -177,6 +187,7 @@ def count(spec, constrained, threads, as_json, params, **given):
         threads=threads,
         progress=StderrProgress(),
         options=_options(loaded, given),
+        allow_python=allow_python,
     )
     _emit(problem.count(ctx, constrained), as_json)
     return OK

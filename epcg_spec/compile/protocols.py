@@ -29,6 +29,7 @@ class RunContext:
     resume: bool = False
     shard: tuple[int, int] = (0, 1)
     options: dict[str, Any] = field(default_factory=dict)
+    allow_python: bool = False  # may the spec's Python hooks be imported (run)? see docs/trust.md
 
 
 @dataclass

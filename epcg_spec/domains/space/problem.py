@@ -15,6 +15,7 @@ from ...output.result import base_result, format_state
 from ...search import exhaustive
 from ...spaces import space_kernel_args
 from .kernels import module_source
+from .load import import_user_functions, user_functions
 from .model import SpaceSpec
 
 BYTES_PER_BLOCK_RESULT = 64
@@ -81,17 +82,27 @@ class SpaceProblem:
 
     # ---- running ----
 
-    def kernels(self) -> exhaustive.Kernels:
-        """Generate, import (and on first use compile) the connector module."""
+    def kernels(self, allow_python: bool = False) -> exhaustive.Kernels:
+        """Generate, import (and on first use compile) the connector module; a spec with
+        Python functions needs `allow_python` (--allow-python), as they run as user code."""
         if self._kernels is None:
             spec = self.spec
+            users = user_functions(spec)
+            if users and not allow_python:
+                condition, user = users[0]
+                where = spec.document.pos((*condition.path, "python"))
+                raise UsageError(
+                    f"{where}: this spec runs Python code ({user.module}:{user.function}); "
+                    f"pass --allow-python if you trust it (see docs/trust.md)"
+                )
+            import_user_functions(spec)
             imports, parts, tables, groups, constants = module_source(spec)
             folders = [
                 str(c.user.folder) for c in (*spec.constraints, spec.objective) if c and c.user
             ]
             sys.path[:0] = folders
             try:
-                module = generated_module(f"space spec {spec.name}", imports, parts)
+                module = generated_module("a space spec", imports, parts)
             finally:
                 for folder in folders:
                     sys.path.remove(folder)
@@ -113,9 +124,9 @@ class SpaceProblem:
     def run(self, ctx: RunContext) -> RunOutput:
         spec = self.spec
         prune = spec.prune and not ctx.options.get("no_prune", False)
-        outcome = exhaustive.run(
-            self.kernels(), self.space_size(), prune, max(spec.top, 1), ctx, self._key(ctx, prune)
-        )
+        kernels = self.kernels(ctx.allow_python)
+        key = self._key(ctx, prune)
+        outcome = exhaustive.run(kernels, self.space_size(), prune, max(spec.top, 1), ctx, key)
         tally = outcome.tally
         sign = 1.0 if spec.sense == "maximize" else -1.0
         best = [
