@@ -85,6 +85,8 @@ def write_set(folder: Path, files: dict[str, str | bytes]) -> list[Path]:
             f"the output folder {folder} holds the current folder; it is replaced as a whole "
             f"when a build ends, so give --out a folder below the current one or elsewhere"
         )
+    if target.exists() and not target.is_dir():
+        raise UsageError(f"the output folder {folder} is a file; give --out a folder")
     target.parent.mkdir(parents=True, exist_ok=True)
     clean_stale(target)
     staging = _staging(target, "new")
