@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from .. import __version__
-from ..compile import registry
+from ..compile import budget, registry
 from ..compile.protocols import Problem, RunContext, RunOutput
 from ..errors import UsageError
 from ..output.files import atomic_write, output_folder
@@ -132,10 +132,23 @@ def validate(paths: tuple[str, ...], quiet: bool) -> int:
 @click.option("--resume", is_flag=True, help="Continue from the checkpoint in the output folder.")
 @click.option("--no-prune", is_flag=True, help="Evaluate every state (no prefix pruning).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--force", is_flag=True, help="Start even if the estimates exceed the machine.")
 @_allow_python
 @_domain_options
 def build(
-    spec, out, seed, threads, as_json, params, shard, resume, no_prune, quiet, allow_python, **given
+    spec,
+    out,
+    seed,
+    threads,
+    as_json,
+    params,
+    shard,
+    resume,
+    no_prune,
+    quiet,
+    force,
+    allow_python,
+    **given,
 ):
     """Compile SPEC, run its back end, write OUT/result.json and the content."""
     loaded = _load(spec, params)
@@ -152,6 +165,8 @@ def build(
         options=options,
         allow_python=allow_python,
     )
+    if not force:
+        budget.refuse_oversize(problem, ctx, folder)
     output = problem.run(ctx)
     written = write_outputs(folder, output)
     _emit(output, as_json)

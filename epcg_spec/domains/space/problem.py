@@ -8,6 +8,7 @@ import sys
 
 import numpy as np
 
+from ...compile.budget import Estimate
 from ...compile.connector import generated_module
 from ...compile.protocols import RunContext, RunOutput
 from ...errors import UsageError
@@ -19,6 +20,7 @@ from .load import import_user_functions, user_functions
 from .model import SpaceSpec
 
 BYTES_PER_BLOCK_RESULT = 64
+STATES_PER_SECOND = 1.0e8  # the exhaustive back end's rate that estimates assume
 
 
 class SpaceProblem:
@@ -64,6 +66,19 @@ class SpaceProblem:
         return rows
 
     def _estimates(self) -> list[tuple[str, str]]:
+        estimate = self.estimate(RunContext())
+        unpruned = self.space_size() / STATES_PER_SECOND
+        time = (
+            f"at most {unpruned:,.1f} s at 100 million states/s; pruning usually cuts this"
+            if self.spec.prune
+            else f"about {unpruned:,.1f} s at 100 million states/s"
+        )
+        memory = f"{estimate.memory / 2**20:,.1f} MiB"
+        return [("estimated time", time), ("estimated memory", memory)]
+
+    def estimate(self, ctx: RunContext) -> Estimate:
+        """Memory of the block results and prefix tables; time only without pruning (with
+        it, the bound is no forecast a build should be refused on)."""
         size = self.space_size()
         terms = sum(len(f.rows) for f in self.spec.pruning.terms)
         items = sum(len(f.rows) for f in self.spec.pruning.distincts)
@@ -72,13 +87,9 @@ class SpaceProblem:
             BYTES_PER_BLOCK_RESULT + self.spec.top * 8 * (2 + self.spec.space.length)
         )
         memory += (terms + items) * 8 * 4
-        unpruned = size / 1.0e8
-        time = (
-            f"at most {unpruned:,.1f} s at 100 million states/s; pruning usually cuts this"
-            if self.spec.prune
-            else f"about {unpruned:,.1f} s at 100 million states/s"
-        )
-        return [("estimated time", time), ("estimated memory", f"{memory / 2**20:,.1f} MiB")]
+        prune = self.spec.prune and not ctx.options.get("no_prune", False)
+        seconds = None if prune else size / ctx.shard[1] / STATES_PER_SECOND
+        return Estimate(memory=float(memory), seconds=seconds)
 
     # ---- running ----
 
