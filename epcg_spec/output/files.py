@@ -23,7 +23,7 @@ from pathlib import Path
 
 from ..errors import BuildError, UsageError
 
-MANIFEST = ".epcg-outputs.json"  # the names of the set, written last into the staging folder
+MANIFEST = ".epcg-outputs.json"  # the names of the set, written first into the staging folder
 _STAGING = re.compile(r"^\.(?P<name>.+)\.epcg-(?P<role>new|old)-(?P<pid>\d+)-[0-9a-f]+$")
 _TEMPORARY = re.compile(r"^\..+\.(?P<pid>\d+)\.[^.]+\.tmp$")
 _AT_FDCWD, _RENAME_EXCHANGE = -100, 2
@@ -94,13 +94,13 @@ def write_set(folder: Path, files: dict[str, str | bytes]) -> list[Path]:
     try:
         if target.is_dir():
             shutil.copymode(target, staging)
+        (staging / MANIFEST).write_text(json.dumps(sorted(files)), "utf-8")
         for name, content in files.items():
             path = staging / os.path.relpath(contained(target, name), target)
             path.parent.mkdir(parents=True, exist_ok=True)
             with open(path, "xb") as handle:
                 handle.write(content.encode("utf-8") if isinstance(content, str) else content)
         folders = _carry_over(target, staging, set(files))
-        (staging / MANIFEST).write_text(json.dumps(sorted(files)), "utf-8")
         old = _swap(staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
