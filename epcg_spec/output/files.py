@@ -29,6 +29,13 @@ _TEMPORARY = re.compile(r"^\..+\.(?P<pid>\d+)\.[^.]+\.tmp$")
 _AT_FDCWD, _RENAME_EXCHANGE = -100, 2
 
 
+def slug(text: str) -> str:
+    """`text` as a spec name (the pattern of common.schema.json): runs of other characters
+    become '-', e.g. a file name's stem 'My Grammar' -> 'My-Grammar'."""
+    cleaned = re.sub(r"[^A-Za-z0-9._-]+", "-", text).lstrip("._-")[:100].rstrip("-")
+    return cleaned or "spec"
+
+
 def contained(root: Path, name: str | Path) -> Path:
     """`root / name` resolved; refused (exit 1) if it would lie outside `root`."""
     base = Path(root).resolve()

@@ -207,6 +207,22 @@ def test_a_name_that_is_not_a_slug_is_refused(tmp_path, monkeypatch, capsys, nam
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["deep", "spec.yaml", "work"]
 
 
+def test_a_name_taken_from_a_file_name_is_made_a_slug(tmp_path, monkeypatch, capsys):
+    assert [files.slug(t) for t in ["My Tavern", "../../x", "", "héllo"]] == [
+        "My-Tavern",
+        "x",
+        "spec",
+        "h-llo",
+    ]
+    monkeypatch.chdir(tmp_path)
+    grammar = tmp_path / "My Tavern.json"
+    grammar.write_text((ROOT / "specs" / "tracery-tavern.json").read_text())
+    assert main(["validate", str(grammar)]) == 0
+    assert main(["build", str(grammar), "-q"]) == 0
+    assert (tmp_path / "out" / "My-Tavern" / "outputs.txt").exists()
+    capsys.readouterr()
+
+
 def test_every_written_path_stays_inside_its_folder(tmp_path):
     outside = tmp_path / "outside"
     outside.mkdir()
