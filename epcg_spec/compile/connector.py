@@ -4,8 +4,9 @@ A module's text joins a problem's kernels with a back end's loop template (`loop
 Its first lines carry `source_fingerprint` of every module it imports, so the text, and the
 file name derived from a hash of it, changes whenever an imported or inlined kernel changes
 (numba's own cache notices only the generated file itself). A changed source therefore gets
-a new file, and an existing file is used only if it holds exactly the text asked for: editing
-the package never needs a manual cache delete.
+a new file, and an existing file is used only if it holds exactly the text asked for. The
+package's own kernels (njit(cache=True) in its files) get the same fingerprint in numba's
+source stamp (`_Fingerprinted`): editing the package never needs a manual cache delete.
 
 Nothing from a spec reaches the text except through `identifier` (a checked Python
 identifier) or `repr()` (a quoted literal).
@@ -24,6 +25,8 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 from types import ModuleType
+
+from numba.core import caching
 
 from ..errors import EpcgError
 from ..output.files import atomic_write, contained
@@ -70,6 +73,55 @@ def source_fingerprint(modules: Iterable[str]) -> str:
         if name == PACKAGE or name.startswith(PACKAGE + "."):
             todo += [m for m in _imported(name, origin, text) if m.split(".")[0] == PACKAGE]
     return digest.hexdigest()[:16]
+
+
+@cache
+def _package_fingerprint(module: str) -> str:
+    """source_fingerprint of one epcg_spec module (whose files do not change in a run)."""
+    return source_fingerprint([module])
+
+
+class _Fingerprinted:
+    """A numba cache locator for epcg_spec's own kernels: the source stamp numba keeps with a
+    cached kernel also holds the fingerprint of the modules its module imports, so editing a
+    kernel that another file inlines recompiles that file's kernels too."""
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if not py_func.__module__.startswith(PACKAGE + "."):
+            return None
+        return super().from_function(py_func, py_file)
+
+    def get_source_stamp(self):
+        module = _module_name(Path(self._py_file))
+        return (super().get_source_stamp(), module and _package_fingerprint(module))
+
+
+class _UserProvided(_Fingerprinted, caching.UserProvidedCacheLocator):
+    pass
+
+
+class _InTree(_Fingerprinted, caching.InTreeCacheLocator):
+    pass
+
+
+class _UserWide(_Fingerprinted, caching.UserWideCacheLocator):
+    pass
+
+
+def _module_name(path: Path) -> str | None:
+    """The epcg_spec module a file of the package is, or None."""
+    root = Path(__file__).resolve().parents[1]
+    try:
+        parts = path.resolve().relative_to(root).with_suffix("").parts
+    except ValueError:
+        return None
+    return ".".join((PACKAGE, *parts)).removesuffix(".__init__")
+
+
+# before numba's own locators, in their order: every epcg_spec kernel is decorated after
+# this runs, as the package's __init__ imports this module
+caching.CacheImpl._locator_classes[:0] = [_UserProvided, _InTree, _UserWide]
 
 
 def _origin(module: str) -> Path | None:

@@ -1,8 +1,9 @@
 """The decorator of every space kernel.
 
 numba's on-disk cache of a function is keyed on its own file only, not on the kernels it
-inlines from other files; generated modules carry `connector.source_fingerprint()` of every
-module they import, directly or not, so they are recompiled when any of them changes.
+inlines from other files; compile/connector.py adds `source_fingerprint()` of every module a
+kernel's file imports, directly or not, to that key (and to generated modules' text), so a
+kernel is recompiled when any of them changes.
 """
 
 from __future__ import annotations

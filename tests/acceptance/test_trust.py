@@ -21,7 +21,7 @@ from epcg_spec.cli.main import main
 from epcg_spec.compile import connector
 from epcg_spec.errors import BuildError, UsageError
 from epcg_spec.output import files
-from epcg_spec.spaces import bits
+from epcg_spec.spaces import bits, kpermutation
 from epcg_spec.spec.load import load_spec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -105,6 +105,27 @@ def test_the_cache_key_follows_inlined_sources(tmp_path, monkeypatch):
         connector, "_origin", lambda name: edited if name == bits.__name__ else original(name)
     )
     assert connector.source_fingerprint(imported) != before
+
+
+def test_numba_cache_of_package_kernels_follows_inlined_sources(tmp_path, monkeypatch):
+    """A kernel of kpermutation.py inlines bits.py: editing bits.py changes the stamp numba
+    keeps with kpermutation's cached kernels, so they are compiled again, not served stale."""
+    dispatcher = kpermutation.kpermutation_unrank
+    locator = dispatcher._cache._impl._locator
+    assert type(locator).__name__ in ("_UserProvided", "_InTree", "_UserWide")
+    before = locator.get_source_stamp()
+    assert before == locator.get_source_stamp()
+    edited = tmp_path / "bits.py"
+    edited.write_text(Path(bits.__file__).read_text() + "\n# edited\n")
+    original = connector._origin
+    monkeypatch.setattr(
+        connector, "_origin", lambda name: edited if name == bits.__name__ else original(name)
+    )
+    connector._package_fingerprint.cache_clear()
+    try:
+        assert locator.get_source_stamp() != before
+    finally:
+        connector._package_fingerprint.cache_clear()
 
 
 def test_a_name_that_is_not_an_identifier_stops_codegen():
