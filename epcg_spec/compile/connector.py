@@ -90,11 +90,13 @@ class _Fingerprinted:
     def from_function(cls, py_func, py_file):
         if not py_func.__module__.startswith(PACKAGE + "."):
             return None
-        return super().from_function(py_func, py_file)
+        locator = super().from_function(py_func, py_file)
+        if locator is not None:
+            locator.module = py_func.__module__
+        return locator
 
     def get_source_stamp(self):
-        module = _module_name(Path(self._py_file))
-        return (super().get_source_stamp(), module and _package_fingerprint(module))
+        return (super().get_source_stamp(), _package_fingerprint(self.module))
 
 
 class _UserProvided(_Fingerprinted, caching.UserProvidedCacheLocator):
@@ -107,16 +109,6 @@ class _InTree(_Fingerprinted, caching.InTreeCacheLocator):
 
 class _UserWide(_Fingerprinted, caching.UserWideCacheLocator):
     pass
-
-
-def _module_name(path: Path) -> str | None:
-    """The epcg_spec module a file of the package is, or None."""
-    root = Path(__file__).resolve().parents[1]
-    try:
-        parts = path.resolve().relative_to(root).with_suffix("").parts
-    except ValueError:
-        return None
-    return ".".join((PACKAGE, *parts)).removesuffix(".__init__")
 
 
 # before numba's own locators, in their order: every epcg_spec kernel is decorated after
