@@ -102,8 +102,8 @@ def write_set(folder: Path, files: dict[str, str | bytes]) -> list[Path]:
         if target.is_dir():
             shutil.copymode(target, staging)
         (staging / MANIFEST).write_text(json.dumps(sorted(files)), "utf-8")
-        for name, content in files.items():
-            path = staging / os.path.relpath(contained(target, name), target)
+        for content, path in zip(files.values(), paths, strict=True):
+            path = staging / path.relative_to(target)
             path.parent.mkdir(parents=True, exist_ok=True)
             with open(path, "xb") as handle:
                 handle.write(content.encode("utf-8") if isinstance(content, str) else content)
@@ -116,7 +116,7 @@ def write_set(folder: Path, files: dict[str, str | bytes]) -> list[Path]:
         for name in folders:
             os.rename(old / name, target / name)
         shutil.rmtree(old, ignore_errors=True)
-    return [Path(folder) / os.path.relpath(p, target) for p in paths]
+    return [Path(folder) / p.relative_to(target) for p in paths]
 
 
 def clean_stale(target: Path) -> None:
