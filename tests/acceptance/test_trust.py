@@ -326,6 +326,44 @@ def test_a_killed_build_leaves_the_old_set_or_the_new_one(tmp_path):
     assert seen == {False, True}  # some kills landed before the swap, some after
 
 
+def test_a_killed_cli_build_leaves_one_whole_set(tmp_path):
+    """`build` itself, killed at random moments: the folder holds the set of one seed."""
+    spec = tmp_path / "heroes.yaml"
+    spec.write_text(
+        (ROOT / "specs" / "tracery-heroes.yaml").read_text().replace("count: 12", "count: 400")
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+    def build(seed: int, out: Path) -> subprocess.Popen:
+        argv = ["-m", "epcg_spec", "build", str(spec), "--out", str(out), "-q", "--seed", str(seed)]
+        return subprocess.Popen(
+            [sys.executable, *argv], env=env, cwd=ROOT, stdout=subprocess.DEVNULL
+        )
+
+    def contents(out: Path) -> tuple[str, str]:
+        result = json.loads((out / "result.json").read_text())
+        result.pop("seconds")
+        return json.dumps(result), (out / "outputs.txt").read_text()
+
+    began = time.perf_counter()
+    assert build(1, tmp_path / "one").wait(timeout=120) == 0
+    whole = time.perf_counter() - began
+    assert build(2, tmp_path / "two").wait(timeout=120) == 0
+    sets = {contents(tmp_path / "one"): 1, contents(tmp_path / "two"): 2}
+    assert len(sets) == 2
+    folder = tmp_path / "out"
+    assert build(1, folder).wait(timeout=120) == 0
+    rng = random.Random(6)
+    for trial in range(6):
+        process = build(2 - trial % 2, folder)
+        time.sleep(rng.uniform(0.5 * whole, 1.1 * whole))
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=60)
+        assert contents(folder) in sets
+        files.clean_stale(folder)
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["heroes.yaml", "one", "out", "two"]
+
+
 def test_without_an_exchange_a_kill_between_the_renames_is_repaired(tmp_path, monkeypatch):
     folder = tmp_path / "out"
     files.write_set(folder, {"a.txt": "old", "b.txt": "old"})
