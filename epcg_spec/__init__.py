@@ -8,7 +8,9 @@ See docs/api.md for the whole API.
 
 __version__ = "0.1.0"
 
+# numba's cache of the package's kernels follows the sources they inline (before any kernel)
 from .api import Result, Spec, load, loads
+from .compile import connector as _connector  # noqa: F401
 from .errors import (
     BuildError,
     Diagnostic,

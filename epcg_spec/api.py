@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .compile import registry
+from .compile import budget, registry
 from .compile.protocols import Progress, RunContext, RunOutput
 from .errors import UsageError
 from .output.gallery import write_gallery
@@ -118,10 +118,15 @@ class Spec:
         fresh: bool = False,
         time_limit: float | None = None,
         no_prune: bool = False,
+        force: bool = False,
+        allow_python: bool = False,
         progress: Progress | None = None,
     ) -> Result:
         """Run the spec's back end; with `out`, write result.json, the files and the gallery
-        page (index.html) there, and keep a checkpoint there while the run goes on."""
+        page (index.html) there, and keep a checkpoint there while the run goes on.
+
+        A build whose estimate exceeds the machine's memory, disk or a day is refused unless
+        `force`; the spec's Python functions are imported only with `allow_python`."""
         if resume and fresh:
             raise UsageError("--resume continues a checkpoint and --fresh discards it: give one")
         flags = {
@@ -131,6 +136,8 @@ class Spec:
             "--fresh": fresh,
             "--time-limit": time_limit,
             "--no-prune": no_prune,
+            "--force": force,
+            "--allow-python": allow_python,
         }
         problem = self._checked("build", flags)
         ctx = RunContext(
@@ -144,7 +151,10 @@ class Spec:
             time_limit=time_limit,
             kind=self.kind,
             options={**self.options, "no_prune": no_prune},
+            allow_python=allow_python,
         )
+        if not force:
+            budget.refuse_oversize(problem, ctx, Path(out) if out is not None else Path.cwd())
         output = problem.run(ctx)
         if out is None:
             return Result.of(output)
@@ -160,6 +170,7 @@ class Spec:
         time_limit: float | None = None,
         threads: int | None = None,
         no_prune: bool = False,
+        allow_python: bool = False,
         progress: Progress | None = None,
     ) -> Result:
         """The exact size of the space (and, if `constrained`, how many meet every rule)."""
@@ -169,6 +180,7 @@ class Spec:
             "--time-limit": time_limit,
             "--no-prune": no_prune,
             "--threads": threads,
+            "--allow-python": allow_python,
         }
         problem = self._checked("count", flags)
         ctx = RunContext(
@@ -180,6 +192,7 @@ class Spec:
             budget_seconds=COUNT_BUDGET_SECONDS if time_limit is None else None,
             kind=self.kind,
             options={**self.options, "no_prune": no_prune},
+            allow_python=allow_python,
         )
         result = Result.of(problem.count(ctx, constrained))
         if result.stopped == "too long":

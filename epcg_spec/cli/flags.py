@@ -23,6 +23,8 @@ WHY_NOT: dict[str, str] = {
     "--rank": "its content is not addressed by rank",
     "-n": "it does not draw several samples",
     "--distinct": "it does not draw several samples",
+    "--force": "it makes no estimate for --force to override",
+    "--allow-python": "its specs name no Python functions",
 }
 
 

@@ -14,7 +14,7 @@ from ..compile import registry
 from ..compile.protocols import RunOutput
 from ..errors import BuildError, Interrupted, UsageError
 from ..output.explain import explain_document
-from ..output.files import atomic_write
+from ..output.files import atomic_write, output_folder
 from ..output.jsontext import dumps
 from ..output.result import write_outputs
 from ..search.driver import resume_command
@@ -101,6 +101,11 @@ _time_limit = click.option(
     metavar="SECONDS",
     help="Stop after about this long; the partial result is written and --resume continues.",
 )
+_allow_python = click.option(
+    "--allow-python",
+    is_flag=True,
+    help="Import and run the Python functions the spec names (trusted specs only).",
+)
 
 
 def _load(spec: str, params: tuple[str, ...], options: dict[str, Any]) -> api.Spec:
@@ -143,6 +148,8 @@ cli.add_command(validate)
 @_time_limit
 @click.option("--no-prune", is_flag=True, help="Evaluate every state (no prefix pruning).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--force", is_flag=True, help="Start even if the estimates exceed the machine.")
+@_allow_python
 @_domain_options("build")
 def build(
     spec,
@@ -157,11 +164,13 @@ def build(
     time_limit,
     no_prune,
     quiet,
+    force,
+    allow_python,
     **given,
 ):
     """Compile SPEC, run its back end, write OUT/result.json and the content."""
     loaded = _load(spec, params, given)
-    folder = Path(out) if out else Path("out") / loaded.name
+    folder = output_folder(out, loaded.name)
     result = loaded.build(
         folder,
         seed=seed,
@@ -171,6 +180,8 @@ def build(
         fresh=fresh,
         time_limit=time_limit,
         no_prune=no_prune,
+        force=force,
+        allow_python=allow_python,
         progress=StderrProgress(quiet),
     )
     _emit(result, as_json)
@@ -195,8 +206,11 @@ def build(
 @_threads
 @_json
 @_param
+@_allow_python
 @_domain_options("count")
-def count(spec, constrained, limit, time_limit, no_prune, threads, as_json, params, **given):
+def count(
+    spec, constrained, limit, time_limit, no_prune, threads, as_json, params, allow_python, **given
+):
     """Print the exact size of SPEC's space (and, with --constrained, how many are valid)."""
     result = _load(spec, params, given).count(
         constrained=constrained,
@@ -205,6 +219,7 @@ def count(spec, constrained, limit, time_limit, no_prune, threads, as_json, para
         threads=threads,
         no_prune=no_prune,
         progress=StderrProgress(),
+        allow_python=allow_python,
     )
     _emit(result, as_json)
     _stopped(result, "")

@@ -40,6 +40,7 @@ class RunContext:
     budget_seconds: float | None = None  # stop at once ("too long") if the run would take longer
     kind: str = ""
     options: dict[str, Any] = field(default_factory=dict)
+    allow_python: bool = False  # may the spec's Python hooks be imported (run)? see docs/trust.md
 
 
 @dataclass

@@ -1,10 +1,61 @@
-"""Writing files so that a reader never sees half of one."""
+"""Writing files: contained in their folder, never seen half-written, output sets replaced
+in one step.
+
+Every path the tool writes under a folder it was given (the output folder, the cache) goes
+through `contained`. A build's output set goes through `write_set`: the whole set is written
+into a staging folder beside the target, then swapped into place with one rename, so after a
+kill the target holds the old set or the new set, never a mix. Staging folders and temporary
+files carry the id of the process that made them; `clean_stale` removes those of processes
+that no longer run, and every build calls it before it starts writing.
+"""
 
 from __future__ import annotations
 
+import ctypes
+import json
 import os
+import re
+import secrets
+import shutil
+import sys
 import tempfile
 from pathlib import Path
+
+from ..errors import BuildError, UsageError
+
+MANIFEST = ".epcg-outputs.json"  # the names of the set, written first into the staging folder
+_STAGING = re.compile(r"^\.(?P<name>.+)\.epcg-(?P<role>new|old)-(?P<pid>\d+)-[0-9a-f]+$")
+_TEMPORARY = re.compile(r"^\..+\.(?P<pid>\d+)\.[^.]+\.tmp$")
+_AT_FDCWD, _RENAME_EXCHANGE = -100, 2
+
+
+def slug(text: str) -> str:
+    """`text` as a spec name (the pattern of common.schema.json): runs of other characters
+    become '-', e.g. a file name's stem 'My Grammar' -> 'My-Grammar'."""
+    cleaned = re.sub(r"[^A-Za-z0-9._-]+", "-", text).lstrip("._-")[:100].rstrip("-")
+    return cleaned or "spec"
+
+
+def contained(root: Path, name: str | Path) -> Path:
+    """`root / name` resolved; refused (exit 1) if it would lie outside `root`."""
+    base = Path(root).resolve()
+    path = (base / name).resolve()
+    if base not in path.parents:
+        raise BuildError(
+            f"refusing to write {name}: it would lie outside {root}; "
+            f"output names must be plain file names"
+        )
+    return path
+
+
+def output_folder(out: str | None, name: str, default_root: str = "out") -> Path:
+    """The folder a build writes: `out`, else `default_root/name` (checked to stay inside
+    it); cleaned of what killed runs left there, before the run starts."""
+    folder = Path(out) if out else Path(default_root) / name
+    if not out:
+        contained(Path(default_root), name)
+    clean_stale(folder)
+    return folder
 
 
 def atomic_write(path: Path, content: str | bytes) -> None:
@@ -15,7 +66,9 @@ def atomic_write(path: Path, content: str | bytes) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     data = content.encode("utf-8") if isinstance(content, str) else content
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(
+        prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent
+    )
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -25,25 +78,155 @@ def atomic_write(path: Path, content: str | bytes) -> None:
         raise
 
 
-def write_all(folder: Path, files: dict[str, str | bytes]) -> list[Path]:
-    """Write every file of `files` (name -> content) into `folder`, each atomically.
+def write_set(folder: Path, files: dict[str, str | bytes]) -> list[Path]:
+    """Replace the output set in `folder` by `files` (name -> content) in one step.
 
-    The folder is created if needed; if any write fails, the files this call already
-    wrote are removed again, so a failed build leaves nothing half-written behind.
+    Files in `folder` that are not part of the previous set (a checkpoint, the spec itself,
+    anything of the user's) are kept; the previous set's files that the new set lacks go.
     """
-    folder = Path(folder)
-    created_folder = not folder.exists()
-    folder.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
+    target = Path(folder).resolve()
+    paths = [contained(target, name) for name in files]
+    cwd = Path.cwd().resolve()
+    if cwd == target or target in cwd.parents:
+        raise UsageError(
+            f"the output folder {folder} holds the current folder; it is replaced as a whole "
+            f"when a build ends, so give --out a folder below the current one or elsewhere"
+        )
+    if target.exists() and not target.is_dir():
+        raise UsageError(f"the output folder {folder} is a file; give --out a folder")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    clean_stale(target)
+    staging = _staging(target, "new")
+    os.mkdir(staging)
     try:
-        for name, content in files.items():
-            target = folder / name
-            atomic_write(target, content)
-            written.append(target)
+        if target.is_dir():
+            shutil.copymode(target, staging)
+        (staging / MANIFEST).write_text(json.dumps(sorted(files)), "utf-8")
+        for content, path in zip(files.values(), paths, strict=True):
+            path = staging / path.relative_to(target)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path, "xb") as handle:
+                handle.write(content.encode("utf-8") if isinstance(content, str) else content)
+        folders = _carry_over(target, staging, set(files))
+        old = _swap(staging, target)
     except BaseException:
-        for path in written:
-            path.unlink(missing_ok=True)
-        if created_folder and not any(folder.iterdir()):
-            folder.rmdir()
+        shutil.rmtree(staging, ignore_errors=True)
         raise
-    return written
+    if old is not None:
+        for name in folders:
+            os.rename(old / name, target / name)
+        shutil.rmtree(old, ignore_errors=True)
+    return [Path(folder) / p.relative_to(target) for p in paths]
+
+
+def clean_stale(target: Path) -> None:
+    """Remove what killed runs left in and beside `target`: staging folders and temporary
+    files of processes that no longer run (restoring a target a kill left missing)."""
+    target = Path(target).resolve()
+    for entry in _entries(target.parent):
+        found = _STAGING.match(entry.name)
+        if found and found["name"] == target.name and not _running(int(found["pid"])):
+            path = Path(entry.path)
+            if not target.exists() and found["role"] == "old":
+                os.rename(path, target)  # killed between the two renames of _swap
+                continue
+            for name in _carried_folders(path, target):
+                os.rename(path / name, target / name)
+            shutil.rmtree(path, ignore_errors=True)
+    for entry in _entries(target):
+        found = _TEMPORARY.match(entry.name)
+        if found and not _running(int(found["pid"])):
+            Path(entry.path).unlink(missing_ok=True)
+
+
+def _staging(target: Path, role: str) -> Path:
+    return target.parent / f".{target.name}.epcg-{role}-{os.getpid()}-{secrets.token_hex(4)}"
+
+
+def _entries(folder: Path) -> list[os.DirEntry]:
+    try:
+        with os.scandir(folder) as entries:
+            return list(entries)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return False  # this process is not writing while it cleans
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _set_names(folder: Path) -> set[str]:
+    """The top-level names of the output set recorded in `folder`'s manifest (none if absent)."""
+    try:
+        names = json.loads((folder / MANIFEST).read_text("utf-8"))
+    except (OSError, ValueError):
+        return set()
+    return {Path(n).parts[0] for n in names if isinstance(n, str) and Path(n).parts}
+
+
+def _carry_over(target: Path, staging: Path, new: set[str]) -> list[str]:
+    """Hard-link into `staging` the files of `target` outside its old set and the new one;
+    return the names of such folders (moved after the swap)."""
+    skip = _set_names(target) | {Path(n).parts[0] for n in new} | {MANIFEST}
+    folders = []
+    for entry in _entries(target):
+        if entry.name in skip or _TEMPORARY.match(entry.name):
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            folders.append(entry.name)
+            continue
+        try:
+            os.link(entry.path, staging / entry.name, follow_symlinks=False)
+        except OSError:
+            shutil.copy2(entry.path, staging / entry.name, follow_symlinks=False)
+    return folders
+
+
+def _carried_folders(stale: Path, target: Path) -> list[str]:
+    """Folders of a stale staging folder that belong in `target`: not in its set, not there."""
+    skip = _set_names(stale)
+    return [
+        e.name
+        for e in _entries(stale)
+        if e.is_dir(follow_symlinks=False)
+        and e.name not in skip
+        and not (target / e.name).exists()
+        and target.is_dir()
+    ]
+
+
+def _swap(staging: Path, target: Path) -> Path | None:
+    """Put `staging` in place of `target`; return where the old target now is (or None)."""
+    if not target.exists():
+        try:
+            os.rename(staging, target)
+            return None
+        except OSError:
+            if not target.exists():
+                raise
+    if _exchange(staging, target):
+        return staging
+    old = _staging(target, "old")
+    os.rename(target, old)
+    os.rename(staging, target)
+    return old
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths in one step (Linux renameat2); False where the system cannot."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except AttributeError:
+        return False
+    code = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    return code == 0

@@ -10,7 +10,7 @@ from ..compile.protocols import RunContext, RunOutput
 from ..errors import EpcgError
 from ..spec.expr.check import ArraySymbol
 from ..spec.schema import validate_data
-from .files import write_all
+from .files import write_set
 from .jsontext import dumps
 
 RESULT_SCHEMA = "result.schema.json"
@@ -52,6 +52,7 @@ def result_json(result: dict[str, Any]) -> str:
 
 
 def write_outputs(folder: Path, output: RunOutput) -> list[Path]:
-    """Write result.json and every artifact of a run into `folder`, all or nothing."""
+    """Replace the output set in `folder` by result.json and every artifact of a run, in one
+    step (see files.write_set)."""
     files = {"result.json": result_json(output.result), **output.artifacts}
-    return write_all(folder, files)
+    return write_set(folder, files)

@@ -1,14 +1,12 @@
 """Python source of the `space_*` kernels of any space, for generated connector modules.
 
-The engine writes this source into a content-addressed module, so numba caches it and inlines
-the type kernels, which it imports by module-level name. `S` is `space_kernel_args(space)`.
+The engine writes this source into a content-addressed module (compile/connector.py), so
+numba caches it and inlines the type kernels, which it imports by module-level name. `S` is
+`space_kernel_args(space)`.
 """
 
 from __future__ import annotations
 
-import hashlib
-from functools import cache
-from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -78,7 +76,7 @@ def space_kernel_source(space: RankedSpace) -> tuple[list[str], str]:
         ("space_candidates(x, p, S)", _walk_body(parts, "candidates", "np.uint64(0)")),
         ("space_uniform(x, p, S)", _uniform_body(parts, [lone for _, lone in lone_parts])),
     ]
-    source = f"# epcg_spec.spaces kernels {kernels_digest()}\n\n\n" + "\n\n\n".join(
+    source = "\n\n\n".join(
         "\n".join(
             [
                 '@njit(cache=True, inline="always")',
@@ -89,17 +87,6 @@ def space_kernel_source(space: RankedSpace) -> tuple[list[str], str]:
         for signature, body in functions
     )
     return imports, source + "\n"
-
-
-@cache
-def kernels_digest() -> str:
-    """A hash of the kernel sources, written into the generated source: numba's cache of a
-    module does not notice changes in the functions it inlines from other files, so the
-    content address of a generated module must change with them."""
-    digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:16]
 
 
 def _unrank_body(parts: list[_Part]) -> list[str]:

@@ -1,8 +1,9 @@
 """The decorator of every space kernel.
 
-numba's on-disk cache of a function is keyed on its own file only: after editing a kernel
-that other files inline (sorted_sequence, bits, kpermutation), delete the cached *.nbi / *.nbc
-files. Generated modules carry `codegen.kernels_digest()` in their source for this reason.
+numba's on-disk cache of a function is keyed on its own file only, not on the kernels it
+inlines from other files; compile/connector.py adds `source_fingerprint()` of every module a
+kernel's file imports, directly or not, to that key (and to generated modules' text), so a
+kernel is recompiled when any of them changes.
 """
 
 from __future__ import annotations

@@ -124,8 +124,11 @@ def _diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
     if kind in ("minItems", "maxItems", "minLength", "maxLength", "minProperties"):
         return [doc.diag(path, f"{where}: {error.message}")]
     if kind == "pattern":
+        hint = error.schema.get("errorMessage", "")
         return [
-            doc.diag(path, f"{where} is {_show(value)}, which does not match the expected form")
+            doc.diag(
+                path, f"{where} is {_show(value)}, which does not match the expected form", hint
+            )
         ]
     if kind == "propertyNames":
         return [doc.diag(path, f"{where}: a key {error.message}")]

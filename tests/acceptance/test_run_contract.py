@@ -24,18 +24,36 @@ FLAG_ARGS = {
     "--rank": ["--rank", "0"],
     "-n": ["-n", "2"],
     "--distinct": ["--distinct"],
+    "--force": ["--force"],
+    "--allow-python": ["--allow-python"],
 }
 COMMAND_FLAGS = {
-    "build": ["--shard", "--resume", "--fresh", "--time-limit", "--threads", "--no-prune"],
-    "count": ["--constrained", "--limit", "--time-limit", "--threads", "--no-prune"],
+    "build": [
+        "--shard",
+        "--resume",
+        "--fresh",
+        "--time-limit",
+        "--threads",
+        "--no-prune",
+        "--force",
+        "--allow-python",
+    ],
+    "count": [
+        "--constrained",
+        "--limit",
+        "--time-limit",
+        "--threads",
+        "--no-prune",
+        "--allow-python",
+    ],
     "sample": ["--rank", "-n", "--distinct"],
 }
 ITEMS = {"--shard", "--resume", "--fresh", "--time-limit"}
 SEARCH_COUNT = {"--limit", "--time-limit"}
 HONOURED = {
     "n-queens.yaml": {
-        "build": ITEMS | {"--threads", "--no-prune"},
-        "count": {"--constrained", "--time-limit", "--threads", "--no-prune"},
+        "build": ITEMS | {"--threads", "--no-prune", "--force", "--allow-python"},
+        "count": {"--constrained", "--time-limit", "--threads", "--no-prune", "--allow-python"},
         "sample": {"--rank", "-n", "--distinct"},
     },
     "witness-must-cross.yaml": {
@@ -45,11 +63,11 @@ HONOURED = {
     },
     "witness-panel.yaml": {"build": set(), "count": {"--constrained"}, "sample": None},
     "fling.yaml": {
-        "build": {"--threads"},
+        "build": {"--threads", "--force"},
         "count": {"--constrained", "--threads"},
         "sample": {"--rank", "-n", "--distinct"},
     },
-    "wfc-pipes.yaml": {"build": ITEMS, "count": SEARCH_COUNT, "sample": None},
+    "wfc-pipes.yaml": {"build": ITEMS | {"--force"}, "count": SEARCH_COUNT, "sample": None},
     "sudoku-4x4.epcg": {"build": ITEMS, "count": SEARCH_COUNT, "sample": None},
     "sudoku-escargot.yaml": {"build": set(), "count": SEARCH_COUNT, "sample": None},
     "ppg-escape-room.yaml": {"build": ITEMS, "count": set(), "sample": None},
@@ -57,11 +75,11 @@ HONOURED = {
     "rooms-caves.yaml": {"build": ITEMS - {"--shard"}, "count": SEARCH_COUNT, "sample": None},
     "rooms-dungeon.epcg": {"build": set(), "count": SEARCH_COUNT, "sample": None},
     "tracery-weather.epcg": {
-        "build": ITEMS,
+        "build": ITEMS | {"--force"},
         "count": set(),
         "sample": {"--rank", "-n", "--distinct"},
     },
-    "nested-dungeon.epcg": {"build": set(), "count": set(), "sample": set()},
+    "nested-dungeon.epcg": {"build": {"--force"}, "count": set(), "sample": set()},
 }
 CASES = [
     (spec, command, flag, flag in honoured)

@@ -17,7 +17,7 @@ class FlingDomain:
     summary = "Fling! boards: solvable and uniquely solvable counts per piece count (retrograde)"
     formats = ()
     supports: ClassVar[dict[str, frozenset[str]]] = {
-        "build": frozenset({"--threads"}),
+        "build": frozenset({"--threads", "--force"}),
         "count": frozenset({"--constrained", "--threads"}),
         "sample": frozenset({"--rank", "-n", "--distinct"}),
     }

@@ -3,7 +3,6 @@ selection) and the check of one puzzle."""
 
 from __future__ import annotations
 
-import hashlib
 import time
 from functools import cache
 from math import comb
@@ -11,7 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ...compile.connector import cache_dir
+from ...compile.budget import Estimate, bounded
+from ...compile.connector import cache_dir, source_fingerprint
 from ...compile.protocols import RunContext, RunOutput
 from ...errors import UsageError
 from ...output.result import base_result
@@ -36,7 +36,7 @@ board_tables = cache(geometry)  # one set of tables per board shape
 @cache
 def _kernels_digest() -> str:
     """Names the layer store: changes whenever the moves or the ranking change."""
-    return hashlib.sha256(Path(kernels.__file__).read_bytes()).hexdigest()[:12]
+    return source_fingerprint([kernels.__name__])[:12]
 
 
 def layered_space(width: int, height: int) -> LayeredSpace:
@@ -99,17 +99,16 @@ class FlingAnalysis(_FlingProblem):
             ("back end", f"retrograde, unique boards found by {plan.unique_by}"),
             ("layers store", f"{retro.folder} (--layers-dir to choose another)"),
         ]
-        to_judge = 0
         for m in range(1, plan.unique + 1):
             size = comb(spec.cells, m)
             stored = retro.solvable_count(m) is not None
             if m <= plan.solvable:
                 work = "solvable bits, stored" if stored else "every board judged"
-                to_judge += 0 if stored else size
                 work += f", {size * BYTES_PER_BOARD / 2**20:,.1f} MiB of bits"
             else:
                 work = "unique boards only, among predecessors (no bits)"
             rows.append((f"layer {m}", f"{size:,} boards, {work}"))
+        to_judge = self._to_judge(retro)
         sel = spec.selection
         rows += [
             ("select", f"the best {sel.top} of {sel.candidates} unique boards of {sel.pieces} "
@@ -120,11 +119,28 @@ class FlingAnalysis(_FlingProblem):
         ]  # fmt: skip
         return rows
 
+    def estimate(self, ctx: RunContext) -> Estimate:
+        """Memory at the largest layer, the layer store's new bits on disk, judging time."""
+        root = store_root(ctx)
+        to_judge = self._to_judge(Retrograde(self.space, root, ctx))
+        return Estimate(
+            memory=self._peak_memory(),
+            disk=bounded(to_judge * BYTES_PER_BOARD),
+            seconds=bounded(to_judge) / SCAN_RATE,
+            disk_at=root,
+        )
+
+    def _to_judge(self, retro: Retrograde) -> int:
+        """Boards of the solvable layers not in the store yet (each judged, its bit stored)."""
+        cells = self.spec.cells
+        layers = range(1, self.plan.solvable + 1)
+        return sum(comb(cells, m) for m in layers if retro.solvable_count(m) is None)
+
     def _peak_memory(self) -> float:
         """The largest judged layer's bits plus the layer below, in bytes."""
         plan, cells = self.plan, self.spec.cells
         top = max(range(1, plan.solvable + 1), key=lambda m: comb(cells, m))
-        return (comb(cells, top) + comb(cells, max(top - 1, 1))) * BYTES_PER_BOARD
+        return bounded(comb(cells, top) + comb(cells, max(top - 1, 1))) * BYTES_PER_BOARD
 
     def _layers(self, ctx: RunContext) -> tuple[Retrograde, list[LayerReport]]:
         retro = Retrograde(self.space, store_root(ctx), ctx)
@@ -255,6 +271,12 @@ class FlingAnalysis(_FlingProblem):
 
 class FlingPuzzle(_FlingProblem):
     """One board from the spec: solved, checked under each rule, scored by the expert."""
+
+    def refused(self, command: str) -> dict[str, str]:
+        """Run flags one given board cannot honour, with the reason."""
+        if command == "build":
+            return {"--force": "one given board is solved at once: there is no estimate"}
+        return {}
 
     def space_size(self) -> int:
         return comb(self.spec.cells, len(self.spec.puzzle))

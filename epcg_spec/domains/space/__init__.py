@@ -18,8 +18,11 @@ class SpaceDomain:
     supports: ClassVar[dict[str, frozenset[str]]] = {
         "build": frozenset(
             {"--shard", "--resume", "--fresh", "--time-limit", "--threads", "--no-prune"}
+            | {"--force", "--allow-python"}
         ),
-        "count": frozenset({"--constrained", "--time-limit", "--threads", "--no-prune"}),
+        "count": frozenset(
+            {"--constrained", "--time-limit", "--threads", "--no-prune", "--allow-python"}
+        ),
         "sample": frozenset({"--rank", "-n", "--distinct"}),
     }
     options = ()

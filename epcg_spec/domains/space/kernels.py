@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...compile.connector import loop_template
+from ...compile.connector import identifier, loop_template
 from ...spaces import space_kernel_source
 from ...spec.expr.analysis import DistinctFamily, TermFamily
 from ...spec.expr.codegen import MASK_BITS, NJIT, ExpressionWriter
@@ -47,7 +47,8 @@ def _condition(writer: ExpressionWriter, name: str, condition: Condition, users,
     if condition.user is not None:
         user = condition.user
         alias = f"user_{len(users)}"
-        imports.append(f"from {user.module} import {user.function} as {alias}_py")
+        module, function = identifier(user.module, dotted=True), identifier(user.function)
+        imports.append(f"from {module} import {function} as {alias}_py")
         users[alias] = f"{alias} = njit(cache=True)({alias}_py)"
         writer.function(name, (), [f"return {alias}(x)"])
         return name

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import keyword
 import sys
 from pathlib import Path
 from typing import Any
@@ -220,27 +221,53 @@ def _objective(doc, symbols, analyzer, problems) -> tuple[Condition | None, str]
 
 
 def _user_function(doc: Document, path: DocPath, target: str) -> UserFunction:
+    """The reference `module:function`, checked for syntax only: nothing is imported here
+    (see import_user_functions, which `build --allow-python` calls)."""
     module_name, _, function = target.partition(":")
-    folder = Path(doc.source).resolve().parent
-    if module_name in _USER_MODULES:
-        sys.modules.pop(module_name, None)
-    sys.path.insert(0, str(folder))
-    try:
-        module = importlib.import_module(module_name)
-    except Exception as exc:
+    names = [*module_name.split("."), function]
+    if not all(n.isidentifier() and not keyword.iskeyword(n) for n in names):
         raise SpecError(
             doc.diag(
                 path,
-                f"cannot import {module_name!r}: {exc}",
-                f"put {module_name}.py beside the spec",
+                f"{target!r} is not a Python function reference",
+                "write module:function, e.g. my_rules:check (my_rules.py beside the spec)",
             )
-        ) from None
-    finally:
-        sys.path.remove(str(folder))
-    _USER_MODULES.add(module_name)
-    if not callable(getattr(module, function, None)):
-        raise SpecError(doc.diag(path, f"{module_name} has no function {function!r}"))
-    return UserFunction(module_name, function, folder)
+        )
+    return UserFunction(module_name, function, Path(doc.source).resolve().parent)
+
+
+def user_functions(spec: SpaceSpec) -> list[tuple[Condition, UserFunction]]:
+    """The constraints and objective of `spec` written as Python functions."""
+    conditions = [*spec.constraints, spec.objective]
+    return [(c, c.user) for c in conditions if c is not None and c.user is not None]
+
+
+def import_user_functions(spec: SpaceSpec) -> None:
+    """Import the Python functions `spec` names (user code runs here: only with the user's
+    consent, --allow-python); a module from the spec's folder replaces one of the same name
+    that an earlier spec brought in."""
+    for condition, user in user_functions(spec):
+        path = (*condition.path, "python")
+        if user.module in _USER_MODULES:
+            sys.modules.pop(user.module, None)
+        sys.path.insert(0, str(user.folder))
+        try:
+            module = importlib.import_module(user.module)
+        except Exception as exc:
+            raise SpecError(
+                spec.document.diag(
+                    path,
+                    f"cannot import {user.module!r}: {exc}",
+                    f"put {user.module}.py beside the spec",
+                )
+            ) from None
+        finally:
+            sys.path.remove(str(user.folder))
+        _USER_MODULES.add(user.module)
+        if not callable(getattr(module, user.function, None)):
+            raise SpecError(
+                spec.document.diag(path, f"{user.module} has no function {user.function!r}")
+            )
 
 
 def _split_for_pruning(spec: SpaceSpec) -> None:

@@ -11,6 +11,7 @@ import numba
 import numpy as np
 from numba.core.errors import NumbaError
 
+from ...compile.budget import Estimate
 from ...compile.connector import generated_module
 from ...compile.protocols import RunContext, RunOutput
 from ...errors import SpecError, UsageError
@@ -19,10 +20,12 @@ from ...search import exhaustive
 from ...search.driver import checkpoint_key
 from ...spaces import space_kernel_args
 from .kernels import module_source
+from .load import import_user_functions, user_functions
 from .model import Condition, SpaceSpec
 from .render import state_svg
 
 BYTES_PER_BLOCK_RESULT = 64
+STATES_PER_SECOND = 1.0e8  # the exhaustive back end's rate that estimates assume
 
 
 class SpaceProblem:
@@ -68,6 +71,19 @@ class SpaceProblem:
         return rows
 
     def _estimates(self) -> list[tuple[str, str]]:
+        estimate = self.estimate(RunContext())
+        unpruned = self.space_size() / STATES_PER_SECOND
+        time = (
+            f"at most {unpruned:,.1f} s at 100 million states/s; pruning usually cuts this"
+            if self.spec.prune
+            else f"about {unpruned:,.1f} s at 100 million states/s"
+        )
+        memory = f"{estimate.memory / 2**20:,.1f} MiB"
+        return [("estimated time", time), ("estimated memory", memory)]
+
+    def estimate(self, ctx: RunContext) -> Estimate:
+        """Memory of the block results and prefix tables; time only without pruning (with
+        it, the bound is no forecast a build should be refused on)."""
         size = self.space_size()
         terms = sum(len(f.rows) for f in self.spec.pruning.terms)
         items = sum(len(f.rows) for f in self.spec.pruning.distincts)
@@ -76,27 +92,33 @@ class SpaceProblem:
             BYTES_PER_BLOCK_RESULT + self.spec.top * 8 * (2 + self.spec.space.length)
         )
         memory += (terms + items) * 8 * 4
-        unpruned = size / 1.0e8
-        time = (
-            f"at most {unpruned:,.1f} s at 100 million states/s; pruning usually cuts this"
-            if self.spec.prune
-            else f"about {unpruned:,.1f} s at 100 million states/s"
-        )
-        return [("estimated time", time), ("estimated memory", f"{memory / 2**20:,.1f} MiB")]
+        prune = self.spec.prune and not ctx.options.get("no_prune", False)
+        seconds = None if prune else size / ctx.shard[1] / STATES_PER_SECOND
+        return Estimate(memory=float(memory), seconds=seconds)
 
     # ---- running ----
 
-    def kernels(self) -> exhaustive.Kernels:
-        """Generate, import (and on first use compile) the connector module."""
+    def kernels(self, allow_python: bool = False) -> exhaustive.Kernels:
+        """Generate, import (and on first use compile) the connector module; a spec with
+        Python functions needs `allow_python` (--allow-python), as they run as user code."""
         if self._kernels is None:
             spec = self.spec
+            users = user_functions(spec)
+            if users and not allow_python:
+                condition, user = users[0]
+                where = spec.document.pos((*condition.path, "python"))
+                raise UsageError(
+                    f"{where}: this spec runs Python code ({user.module}:{user.function}); "
+                    f"pass --allow-python if you trust it (see docs/trust.md)"
+                )
+            import_user_functions(spec)
             imports, parts, tables, groups, constants = module_source(spec)
             folders = [
                 str(c.user.folder) for c in (*spec.constraints, spec.objective) if c and c.user
             ]
             sys.path[:0] = folders
             try:
-                module = generated_module(f"space spec {spec.name}", imports, parts)
+                module = generated_module("a space spec", imports, parts)
             finally:
                 for folder in folders:
                     sys.path.remove(folder)
@@ -129,9 +151,8 @@ class SpaceProblem:
         prune = spec.prune and not ctx.options.get("no_prune", False)
         key = self._key(ctx, prune)
         try:
-            outcome = exhaustive.run(
-                self.kernels(), self.space_size(), prune, max(spec.top, 1), ctx, key
-            )
+            kernels = self.kernels(ctx.allow_python)
+            outcome = exhaustive.run(kernels, self.space_size(), prune, max(spec.top, 1), ctx, key)
         except NumbaError:
             self._blame_user_functions()
             raise

@@ -15,6 +15,7 @@ from typing import Any
 
 from ...compile.protocols import Format
 from ...errors import Diagnostic, Pos, SpecError
+from ...output.files import slug
 from ...spec.document import Document
 
 _NUMBER = re.compile(r"-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?")
@@ -158,7 +159,7 @@ def grammar_document(path: Path, text: str, prefix: tuple = ("grammar",)) -> Doc
     doc.key_positions = {(*prefix, *p): v for p, v in reader.key_positions.items()}
     doc.text_anchors = {(*prefix, *p): v for p, v in reader.anchors.items()}
     doc.positions[()] = (1, 1)
-    doc.data = {"kind": "tracery", "name": path.stem, "grammar": data}
+    doc.data = {"kind": "tracery", "name": slug(path.stem), "grammar": data}
     return doc
 
 

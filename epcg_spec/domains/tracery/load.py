@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import Diagnostic, SpecError
+from ...output.files import slug
 from ...spec.document import Document
 from ...spec.load import read_text
 from .compile import Compiler, Rule
@@ -23,7 +24,7 @@ def load_tracery_spec(doc: Document, params: dict[str, Any]) -> TracerySpec:
     no_repeat = _no_repeat(doc, symbols)
     generate = data.get("generate") or {}
     return TracerySpec(
-        name=data.get("name") or Path(doc.source).stem,
+        name=data.get("name") or slug(Path(doc.source).stem),
         description=data.get("description", ""),
         symbols=symbols,
         origin=origin,

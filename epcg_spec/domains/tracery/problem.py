@@ -6,6 +6,7 @@ import time
 from functools import cache
 from typing import Any
 
+from ...compile.budget import Estimate, bounded
 from ...compile.protocols import RunContext, RunOutput
 from ...errors import BuildError, UsageError
 from ...output.result import base_result
@@ -17,6 +18,12 @@ from .expansion import Expansion
 from .model import TracerySpec
 
 SHOW_DIGITS = 30
+# Lower bounds per output for build estimates. Measured on tracery-heroes.yaml with count
+# 200,000 (contended 2-core machine): 1,500 outputs/s, about 1 KiB of peak memory and 194
+# bytes of outputs.txt + result.json per output.
+MIN_MEMORY_PER_OUTPUT = 200
+MIN_DISK_PER_OUTPUT = 40
+MAX_OUTPUTS_PER_SECOND = 10_000
 
 
 class TraceryProblem:
@@ -66,6 +73,19 @@ class TraceryProblem:
             rows.append(("no repeats", ", ".join(sorted(spec.no_repeat))))
         rows += [("warning", str(w)) for w in spec.warnings]
         return rows
+
+    def estimate(self, ctx: RunContext) -> Estimate:
+        """Lower bounds for `build`: every output is held in memory (outputs.txt and
+        result.json) before the set is written."""
+        spec = self.spec
+        total = self._expansion(ctx).total if spec.mode == "all" else spec.count
+        lo, hi = shard_units(total, ctx.shard)
+        outputs = bounded(min(hi - lo, spec.limit) if spec.mode == "all" else hi - lo)
+        return Estimate(
+            memory=outputs * MIN_MEMORY_PER_OUTPUT,
+            disk=outputs * MIN_DISK_PER_OUTPUT,
+            seconds=outputs / MAX_OUTPUTS_PER_SECOND,
+        )
 
     # ---- commands ----
 

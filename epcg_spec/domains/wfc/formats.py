@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ...compile.protocols import Format
 from ...errors import Diagnostic, Pos, SpecError
+from ...output.files import slug
 from ...spec.document import Document
 
 TRUE_WORDS = {"true": True, "false": False}
@@ -167,7 +168,7 @@ def read_samples(path: Path, text: str) -> Document:
         for key in ("model", "sample", "tileset", "outputs"):
             built.at(("samples", i, key), element)
         entries.append(entry)
-    built.doc.data = {"kind": "wfc", "name": path.stem, "samples": entries}
+    built.doc.data = {"kind": "wfc", "name": slug(path.stem), "samples": entries}
     built.at(("samples",), root)
     return built.doc
 
@@ -176,7 +177,7 @@ def tileset_spec(path: Path, text: str) -> Document:
     """A tileset XML given directly to the CLI: a tiled run of 24 x 24 cells."""
     root = parse_xml(text, str(path))
     doc = Document(source=str(path), data=None, format="xml", positions={(): (1, 1)})
-    doc.data = {"kind": "wfc", "name": path.stem, "model": "tiled", "tileset": path.name}
+    doc.data = {"kind": "wfc", "name": slug(path.stem), "model": "tiled", "tileset": path.name}
     for key in ("model", "tileset"):
         doc.positions[(key,)] = (root.line, root.col)
     return doc

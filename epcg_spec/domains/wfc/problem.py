@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import time
 
+from ...compile.budget import Estimate
 from ...compile.protocols import RunContext, RunOutput
 from ...errors import BuildError, UsageError
 from ...output.result import base_result
@@ -76,9 +77,12 @@ class WfcProblem:
             if run.connection is not None:
                 how = "through tile exits" if run.connection.exits else "through adjacent cells"
                 rows.append(("  connected", f"{len(run.connection.values)} variants, {how}"))
-            memory = columns * rows_ * run.values * (4 * 4 + 8 + 1) + run.values**2 * 16
-            rows.append(("  estimated memory", f"{memory / 2**20:,.1f} MiB"))
+            rows.append(("  estimated memory", f"{_memory(run) / 2**20:,.1f} MiB"))
         return rows
+
+    def estimate(self, ctx: RunContext) -> Estimate:
+        """The largest run's wave and propagation tables (runs go one at a time)."""
+        return Estimate(memory=max(float(_memory(run)) for run in self.spec.runs))
 
     def run(self, ctx: RunContext) -> RunOutput:
         plan = [(index, k) for index, run in enumerate(self.spec.runs) for k in range(run.outputs)]
@@ -208,3 +212,9 @@ def _describe_policy(policy: backtrack.Policy) -> str:
         f"backtrack: undo to the last guess ({cap} backtracks per attempt), "
         f"at most {policy.attempts} attempts"
     )
+
+
+def _memory(run: WfcRun) -> int:
+    """Bytes of a run's wave, entropies and compatibility counts, and its adjacency table."""
+    columns, rows = run.grid
+    return columns * rows * run.values * (4 * 4 + 8 + 1) + run.values**2 * 16

@@ -101,7 +101,7 @@ def search_joint(plan: LayoutPlan, lines: LineSet, ctx: RunContext) -> JointSear
             f"{joint.panels} needs more (widen min_solutions..max_solutions or the layout)"
         )
     problem = branch_bound.Problem(
-        module=branch_bound.evaluator_module(f"witness joint sets of {spec.name}", [EVALUATOR]),
+        module=branch_bound.evaluator_module("witness joint sets", [EVALUATOR]),
         items=len(distinct),
         size=joint.panels,
         root=np.full(words, np.iinfo(np.uint64).max, np.uint64),

@@ -173,7 +173,7 @@ def _module(plan: LayoutPlan) -> ModuleType:
     imports, source = space_kernel_source(plan.positions)
     imports = [*imports, "from epcg_spec.domains.witness.layout_kernels import layout_block"]
     template = loop_template("layout_loop", __package__)
-    return generated_module(f"witness layouts of {plan.spec.name}", imports, [source, template])
+    return generated_module("witness layouts", imports, [source, template])
 
 
 def _base_arrays(spec: WitnessSpec) -> tuple:

@@ -1,5 +1,7 @@
 """Checked expressions to numba-compilable Python source (never eval/exec of user text).
 
+Names reach the source only through `identifier`, numbers only through repr() or int().
+
 State arrays are read from the flat state `x`, parameters from the array `P`, and each
 comprehension becomes a small @njit helper with early exits, so the generated module
 holds only module-level functions that numba caches and inlines.
@@ -7,6 +9,7 @@ holds only module-level functions that numba caches and inlines.
 
 from __future__ import annotations
 
+from ...compile.connector import identifier
 from .analysis import AggregateFacts
 from .ast import (
     Aggregate,
@@ -30,7 +33,7 @@ MASK_BITS = 64
 
 def var(name: str) -> str:
     """The Python name of a loop variable in generated code."""
-    return f"v_{name}"
+    return f"v_{identifier(name)}"
 
 
 def signature(variables: tuple[str, ...]) -> str:
@@ -82,21 +85,21 @@ class ExpressionWriter:
             return var(e.id)
         symbol = self.symbols[e.id]
         assert isinstance(symbol, ParamSymbol)
-        return f"P[{symbol.slot}]"
+        return f"P[{int(symbol.slot)}]"
 
     def _index(self, e: Index, variables) -> str:
         array = self.symbols[e.target.id]
         assert isinstance(array, ArraySymbol)
         index = self.expr(e.index, variables)
-        where = f"{array.offset} + {index}" if array.offset else index
+        where = f"{int(array.offset)} + {index}" if array.offset else index
         read = f"x[{where}]"
-        return f"({read} + {array.start})" if array.start else read
+        return f"({read} + {int(array.start)})" if array.start else read
 
     def _call(self, e: Call, variables) -> str:
         if e.func == "len":
-            return str(self.symbols[e.args[0].id].length)
+            return str(int(self.symbols[e.args[0].id].length))
         args = ", ".join(self.expr(a, variables) for a in e.args)
-        return f"{e.func}({args})"
+        return f"{identifier(e.func)}({args})"
 
     def _unary(self, e: Unary, variables) -> str:
         operand = self.expr(e.operand, variables)

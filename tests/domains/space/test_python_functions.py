@@ -27,7 +27,8 @@ def test_python_constraint_and_objective_are_compiled_and_used(tmp_path, capsys)
     (tmp_path / "user_rules.py").write_text(MODULE)
     (tmp_path / "spec.yaml").write_text(SPEC)
     out = tmp_path / "out"
-    assert main(["build", str(tmp_path / "spec.yaml"), "--out", str(out), "-q"]) == 0
+    build = ["build", str(tmp_path / "spec.yaml"), "--out", str(out), "-q", "--allow-python"]
+    assert main(build) == 0
     result = json.loads((out / "result.json").read_text())
     assert result["count"] == 9  # 12 with x[0] < x[1], of which 3 have x[2] == 0
     best = [(b["score"], b["state"]["x"]) for b in result["best"]]
@@ -35,18 +36,22 @@ def test_python_constraint_and_objective_are_compiled_and_used(tmp_path, capsys)
     capsys.readouterr()
 
 
-def test_a_missing_module_is_a_located_error(tmp_path, capsys):
+def test_a_missing_module_is_a_located_error_when_the_build_imports_it(tmp_path, capsys):
     (tmp_path / "spec.yaml").write_text(SPEC)
-    assert main(["validate", str(tmp_path / "spec.yaml")]) == 1
-    out = capsys.readouterr().out
-    assert out.startswith(f"{tmp_path / 'spec.yaml'}:4:") and "cannot import 'user_rules'" in out
+    assert main(["validate", str(tmp_path / "spec.yaml")]) == 0  # validate imports nothing
+    capsys.readouterr()
+    build = ["build", str(tmp_path / "spec.yaml"), "--out", str(tmp_path / "out"), "-q"]
+    assert main([*build, "--allow-python"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{tmp_path / 'spec.yaml'}:4:") and "cannot import 'user_rules'" in err
 
 
 def test_a_function_numba_cannot_compile_is_a_located_error_naming_it(tmp_path, capsys):
     listy = "\n\ndef listy(x):\n    return x.tolist() == [0]\n"  # its return is line 11
     (tmp_path / "user_rules.py").write_text(MODULE + listy)
     (tmp_path / "spec.yaml").write_text(SPEC.replace("ascending_pair", "listy"))
-    assert main(["build", str(tmp_path / "spec.yaml"), "--out", str(tmp_path / "out"), "-q"]) == 1
+    build = ["build", str(tmp_path / "spec.yaml"), "--out", str(tmp_path / "out"), "-q"]
+    assert main([*build, "--allow-python"]) == 1
     out, err = capsys.readouterr()
     (line,) = (out + err).strip().splitlines()
     assert line.startswith(

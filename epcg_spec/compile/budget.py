@@ -1,0 +1,105 @@
+"""Estimate before allocating: a build's memory, disk and time, judged before it starts.
+
+A problem may offer `estimate(ctx) -> Estimate`, computed from the spec alone (instantly, with
+no allocation). `check` refuses a build (exit 1, with the numbers) that needs more memory than
+the machine has available, more disk than is free where it writes, or more than MAX_SECONDS;
+`build --force` skips the check. A MemoryError or a full disk is never how a user learns a size.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import BuildError
+
+MAX_SECONDS = 24 * 3600.0  # beyond a day, a build is refused unless forced
+_UNITS = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"]
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What a build will take; None where the spec alone cannot tell."""
+
+    memory: float | None = None  # bytes held at the peak
+    disk: float | None = None  # bytes written
+    seconds: float | None = None
+    disk_at: Path | None = None  # where the disk bytes go, if not the output folder
+
+
+def refuse_oversize(problem: object, ctx: object, folder: Path) -> None:
+    """Check the estimate of a problem that offers one (see `check`)."""
+    estimate = getattr(problem, "estimate", None)
+    if callable(estimate):
+        check(estimate(ctx), folder)
+
+
+def bounded(count: int | float) -> float:
+    """`count` as a float, capped where an exact integer would not fit one."""
+    return float(min(count, 10**300))
+
+
+def check(estimate: Estimate, folder: Path) -> None:
+    """Refuse (BuildError, exit 1) a build beyond the machine's memory, disk or MAX_SECONDS."""
+    problems = []
+    available = available_memory()
+    if estimate.memory is not None and available is not None and estimate.memory > available:
+        problems.append(
+            f"about {size_text(estimate.memory)} of memory ({size_text(available)} available)"
+        )
+    if estimate.disk is not None:
+        free = free_disk(estimate.disk_at or folder)
+        if estimate.disk > free:
+            problems.append(f"about {size_text(estimate.disk)} of disk ({size_text(free)} free)")
+    if estimate.seconds is not None and estimate.seconds > MAX_SECONDS:
+        problems.append(
+            f"about {time_text(estimate.seconds)} (more than the {time_text(MAX_SECONDS)} limit)"
+        )
+    if problems:
+        raise BuildError(
+            f"this build would need {'; '.join(problems)}; make the spec smaller, "
+            f"or pass --force to start it anyway"
+        )
+
+
+def available_memory() -> float | None:
+    """Bytes of memory available to a new allocation (Linux MemAvailable), or None."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return float(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return float(os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def free_disk(path: Path) -> float:
+    """Free bytes on the file system that `path` (or its nearest existing parent) is on."""
+    path = Path(path).resolve()
+    while not path.exists():
+        path = path.parent
+    return float(shutil.disk_usage(path).free)
+
+
+def size_text(count: float) -> str:
+    """Bytes for people: 1.5 GiB, 2.3e+05 EiB."""
+    unit = 0
+    while count >= 1024 and unit < len(_UNITS) - 1:
+        count /= 1024
+        unit += 1
+    return f"{count:,.1f} {_UNITS[unit]}" if count < 1e6 else f"{count:.2g} {_UNITS[unit]}"
+
+
+def time_text(seconds: float) -> str:
+    """Seconds for people: 45 s, 3.2 hours, 770 years."""
+    for limit, unit, size in [(120, "s", 1), (7200, "minutes", 60), (172800, "hours", 3600)]:
+        if seconds < limit:
+            return f"{seconds / size:,.1f} {unit}" if size > 1 else f"{seconds:,.0f} s"
+    days = seconds / 86400
+    return f"{days:,.1f} days" if days < 730 else f"{days / 365.25:,.3g} years"
