@@ -120,7 +120,7 @@ def _reached_the_run(*args, **kwargs):
 def test_kinds_kind_lists_what_the_kind_honours(capsys):
     assert main(["kinds", "wfc"]) == 0
     out = capsys.readouterr().out
-    assert "build   --fresh --resume --shard --time-limit" in out
+    assert "build   --force --fresh --resume --shard --time-limit" in out
     assert "count   --limit --time-limit" in out
     assert main(["kinds", "nope"]) == 2
 

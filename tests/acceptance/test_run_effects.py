@@ -32,8 +32,14 @@ def _result(out: Path) -> dict:
 
 
 def _files(out: Path) -> dict[str, bytes]:
-    pages = ("result.json", "index.html")  # the gallery page names its own folder's files
-    return {p.name: p.read_bytes() for p in out.iterdir() if p.name not in pages}
+    # the content: not result.json, the gallery page (it names its own folder's files) nor the
+    # bookkeeping (.checkpoint.json, the output set's manifest)
+    pages = ("result.json", "index.html")
+    return {
+        p.name: p.read_bytes()
+        for p in out.iterdir()
+        if p.name not in pages and not p.name.startswith(".")
+    }
 
 
 @pytest.mark.parametrize("spec", ITEM_SPECS)
