@@ -15,6 +15,7 @@ from ...output.files import atomic_write
 from ...output.result import base_result
 from ...search import backtrack
 from ...search.propagate import Model
+from ...sizes import count_text
 from .model import ORDERS, RoomsSpec
 from .network import Placements, allowed_values, build_network, placements
 from .render import MapFrame, Placed, ascii_map, legend, png_map, svg_map
@@ -66,7 +67,7 @@ class RoomsProblem:
             ("walls", f"{spec.margin} cell(s) between rooms"),
             ("corridors", f"{spec.corridor} cell(s)" if spec.corridor else "none (doors)"),
             ("rotate", "yes" if spec.rotate else "no"),
-            ("placements", f"{_magnitude(self.space_size())} combinations before any test"),
+            ("placements", f"{count_text(self.space_size())} combinations before any test"),
             ("order", f"{spec.search.order} (which room is guessed next)"),
             ("back end", strategy),
         ]
@@ -262,11 +263,6 @@ class RoomsProblem:
         )
         bound = "" if complete else f" (stopped at the limit {limit}; there may be more)"
         return RunOutput(result=result, summary=[f"{self.name}: {found:,} maps{bound}"])
-
-
-def _magnitude(n: int) -> str:
-    """A count as digits, or as a power of ten once it is too long to read."""
-    return f"{n:,}" if n < 10**15 else f"about 10^{len(str(n)) - 1}"
 
 
 def _positive(text, option: str) -> int | None:
