@@ -41,6 +41,20 @@ class _Loader(yaml.SafeLoader):
         super().__init__(text)
         self.source, self.depth = source, 0
 
+    def too_deep(self, mark: yaml.Mark) -> SpecError:
+        return SpecError(
+            Diagnostic(
+                Pos(self.source, mark.line + 1, mark.column + 1),
+                f"nested more than {MAX_NESTING} levels deep",
+                "a spec never needs this; close the brackets or flatten the data",
+            )
+        )
+
+    def fetch_flow_collection_start(self, token_class) -> None:
+        if self.flow_level >= MAX_NESTING:  # refused as scanned: 10^5 '[' stay instant
+            raise self.too_deep(self.get_mark())
+        super().fetch_flow_collection_start(token_class)
+
     def compose_node(self, parent, index):
         if self.check_event(yaml.AliasEvent):
             mark = self.peek_event().start_mark
@@ -48,14 +62,7 @@ class _Loader(yaml.SafeLoader):
         self.depth += 1
         try:
             if self.depth > MAX_NESTING:
-                mark = self.peek_event().start_mark
-                raise SpecError(
-                    Diagnostic(
-                        Pos(self.source, mark.line + 1, mark.column + 1),
-                        f"nested more than {MAX_NESTING} levels deep",
-                        "a spec never needs this; close the brackets or flatten the data",
-                    )
-                )
+                raise self.too_deep(self.peek_event().start_mark)
             return super().compose_node(parent, index)
         finally:
             self.depth -= 1

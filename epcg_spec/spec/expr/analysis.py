@@ -31,7 +31,8 @@ from .ast import (
 )
 from .check import ArraySymbol, ExprProblem, ParamSymbol, Symbol, reads_state
 
-BUDGET = 2_000_000
+BUDGET = 250_000
+"""Most evaluation steps one analysis may take (the shipped specs need at most ~6,000)."""
 
 
 @dataclass(frozen=True)
