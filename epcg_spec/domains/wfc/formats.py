@@ -93,6 +93,14 @@ class _Builder:
 def read_tileset(path: Path, text: str) -> Document:
     """A tileset XML as {tiles, neighbors, subsets, size, unique}, every node located."""
     root = parse_xml(text, str(path))
+    if root.tag != "samples":
+        raise SpecError(
+            Diagnostic(
+                Pos(str(path), root.line, root.col),
+                f"the root element is <{root.tag}>; a samples file's root is <samples> "
+                "(a tileset's is <set>)",
+            )
+        )
     built = _Builder(str(path))
     if root.tag != "set":
         raise SpecError(
@@ -142,6 +150,14 @@ SAMPLE_DEFAULTS = {"overlapping": {"outputs": 2}, "simpletiled": {"outputs": 2}}
 def read_samples(path: Path, text: str) -> Document:
     """A reference samples.xml as a `kind: wfc` spec whose `samples` are its entries."""
     root = parse_xml(text, str(path))
+    if root.tag != "samples":
+        raise SpecError(
+            Diagnostic(
+                Pos(str(path), root.line, root.col),
+                f"the root element is <{root.tag}>; a samples file's root is <samples> "
+                "(a tileset's is <set>)",
+            )
+        )
     built = _Builder(str(path))
     entries = []
     for element in root.children:
@@ -198,7 +214,7 @@ FORMATS = (
     Format(
         name="wfc-samples",
         suffixes=(".xml",),
-        sniff=lambda path, text: _root_tag(text) == "samples",
+        sniff=lambda path, text: _root_tag(text) != "set",  # a broken root is reported
         read=read_samples,
     ),
     Format(
