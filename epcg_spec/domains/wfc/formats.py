@@ -93,14 +93,6 @@ class _Builder:
 def read_tileset(path: Path, text: str) -> Document:
     """A tileset XML as {tiles, neighbors, subsets, size, unique}, every node located."""
     root = parse_xml(text, str(path))
-    if root.tag != "samples":
-        raise SpecError(
-            Diagnostic(
-                Pos(str(path), root.line, root.col),
-                f"the root element is <{root.tag}>; a samples file's root is <samples> "
-                "(a tileset's is <set>)",
-            )
-        )
     built = _Builder(str(path))
     if root.tag != "set":
         raise SpecError(
