@@ -165,7 +165,7 @@ class Figures:
     failures: list = field(default_factory=list)
 
 
-def _worker(conn, folder: str, memory_bytes: int) -> None:
+def _worker(conn, folder: str, memory_bytes: int, command: tuple[str, ...]) -> None:
     os.environ["EPCG_CACHE_DIR"] = str(Path(folder) / ".cache")  # crash logs stay here
     from epcg_spec.cli.main import main
 
@@ -184,7 +184,7 @@ def _worker(conn, folder: str, memory_bytes: int) -> None:
         start = time.perf_counter()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
             try:
-                code = main(["validate", "-q", str(path)])
+                code = main([*command, str(path)])
             except BaseException as exc:
                 code = f"raised {type(exc).__name__}"
         seconds = time.perf_counter() - start
@@ -195,8 +195,15 @@ def _worker(conn, folder: str, memory_bytes: int) -> None:
 class Runner:
     """A worker process fed one input at a time, replaced when it hangs or dies."""
 
-    def __init__(self, folder: Path, time_limit: float, memory_mib: int = 1024) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        time_limit: float,
+        memory_mib: int = 1024,
+        command: tuple[str, ...] = ("validate", "-q"),
+    ) -> None:
         self.folder, self.time_limit, self.memory = folder, time_limit, memory_mib << 20
+        self.command = command
         for child in SPECS.iterdir():  # sample folders that specs name by relative path
             if child.is_dir() and not (folder / child.name).exists():
                 (folder / child.name).symlink_to(child)
@@ -205,7 +212,9 @@ class Runner:
     def _start(self) -> None:
         ctx = multiprocessing.get_context("fork")
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_worker, args=(child, str(self.folder), self.memory))
+        self.proc = ctx.Process(
+            target=_worker, args=(child, str(self.folder), self.memory, self.command)
+        )
         self.proc.start()
 
     def run(self, spec: Path, text: str) -> tuple[Outcome, float]:

@@ -270,7 +270,10 @@ def _split_for_pruning(spec: SpaceSpec) -> None:
             )
             continue
         before = _term_rows(terms, distincts)
-        spec.analyzer.decompose(condition.expr, {}, (), terms, distincts)
+        try:
+            spec.analyzer.decompose(condition.expr, {}, (), terms, distincts)
+        except ExprProblem as problem:  # the analysis budget, spent on a huge expansion
+            raise SpecError(expression_problem(spec.document, condition.path, problem)) from None
         depths = sorted(
             {row[0] for row in _new_rows(terms, before)}
             | {row[1] for row in _new_rows(distincts, before)}
