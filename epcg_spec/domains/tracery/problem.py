@@ -11,6 +11,7 @@ from ...errors import BuildError, UsageError
 from ...output.result import base_result
 from ...search.blocks import shard_range
 from ...search.expand import SampleRng
+from ...sizes import count_text
 from .expansion import Expansion
 from .model import TracerySpec
 
@@ -225,7 +226,5 @@ def _describe_total(expansion: Expansion) -> str:
 
 
 def _number(value: int) -> str:
-    digits = str(value)
-    if len(digits) <= SHOW_DIGITS:
-        return f"{value:,}"
-    return f"about {digits[0]}.{digits[1:4]}e{len(digits) - 1} (exact value in --json)"
+    text = count_text(value, 10**SHOW_DIGITS)
+    return text if value < 10**SHOW_DIGITS else f"{text}; the exact value is in --json"
