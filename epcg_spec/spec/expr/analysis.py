@@ -31,7 +31,7 @@ from .ast import (
 )
 from .check import ArraySymbol, ExprProblem, ParamSymbol, Symbol, reads_state
 
-BUDGET = 250_000
+BUDGET = 100_000
 """Most evaluation steps one analysis may take (the shipped specs need at most ~6,000)."""
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from pathlib import Path
@@ -168,3 +169,44 @@ def test_count_text_of_a_12000_digit_number_is_instant():
     began = time.perf_counter()
     assert re.fullmatch(r"about \d\.\d\de\+\d+ \(12,000 digits\)", count_text(10**11_999 * 3))
     assert time.perf_counter() - began < 0.1
+
+
+def _cubing_grammar(levels: int, depth: int) -> str:
+    """A grammar whose count is cubed at each level: huge long before the depth bound."""
+    grammar = {"origin": "#s0#", f"s{levels}": ["a", "b"]}
+    for i in range(levels):
+        grammar[f"s{i}"] = [f"#s{i + 1}##s{i + 1}##s{i + 1}#", *"cdefghijk"]
+    return f"kind: tracery\nname: cubes\ndepth: {depth}\ngrammar: {json.dumps(grammar)}\n"
+
+
+@pytest.mark.parametrize("command", ["explain", "count"])
+def test_a_tracery_count_past_14000_bits_is_refused_quickly(command, tmp_path, capsys):
+    path = tmp_path / "cubes.yaml"
+    path.write_text(_cubing_grammar(40, 40), "utf-8")
+    began = time.perf_counter()
+    assert main([command, str(path)]) == 1
+    assert time.perf_counter() - began < LIMIT_S
+    assert "error: the derivations number more than 2**14000" in capsys.readouterr().err
+
+
+def test_a_tracery_count_of_thousands_of_digits_is_exact_in_json(tmp_path, capsys):
+    path = tmp_path / "cubes.yaml"
+    path.write_text(_cubing_grammar(6, 12), "utf-8")
+    assert main(["count", "--json", str(path)]) == 0
+    count = json.loads(capsys.readouterr().out)["count"]
+    expected = 2
+    for _ in range(6):
+        expected = expected**3 + 9
+    assert count == expected
+    assert len(str(expected)) == 300
+    assert main(["count", str(path)]) == 0
+    assert "about 1.16e+299 (300 digits)" in capsys.readouterr().out
+
+
+def test_a_samples_xml_whose_root_was_lost_is_located(tmp_path, capsys):
+    text = (SPECS / "wfc-samples" / "samples.xml").read_text("utf-8")
+    path = tmp_path / "samples.xml"
+    path.write_text(text.replace("<samples>", "", 1).replace("</samples>", "", 1), "utf-8")
+    assert main(["validate", "-q", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert re.match(rf"{re.escape(str(path))}:\d+:\d+: ", out), out
