@@ -210,3 +210,32 @@ def test_a_samples_xml_whose_root_was_lost_is_located(tmp_path, capsys):
     assert main(["validate", "-q", str(path)]) == 1
     out = capsys.readouterr().out
     assert re.match(rf"{re.escape(str(path))}:\d+:\d+: ", out), out
+
+
+def test_a_nested_count_past_1000_children_is_located(tmp_path, capsys):
+    nested = tmp_path / "nested-dungeon.epcg"
+    text = (SPECS / "nested-dungeon.epcg").read_text("utf-8")
+    nested.write_text(text.replace("chest 0-1", "chest 0-9223372036854775808"))
+    rooms = tmp_path / "rooms-dungeon.epcg"
+    rooms.write_text((SPECS / "rooms-dungeon.epcg").read_text("utf-8"))
+    for path in (nested, rooms):
+        began = time.perf_counter()
+        assert main(["validate", "-q", str(path)]) == 1
+        assert time.perf_counter() - began < LIMIT_S
+        out = capsys.readouterr().out
+        assert out.startswith(f"{nested}:15:9: the count 0-9223372036854775808 is more than 1,000")
+
+
+def test_a_rooms_tree_past_1000_elements_is_located(tmp_path, capsys):
+    (tmp_path / "nested-dungeon.epcg").write_text(
+        (SPECS / "nested-dungeon.epcg").read_text("utf-8").replace('"room,3-6"', '"room,900"')
+    )
+    rooms = tmp_path / "rooms-dungeon.epcg"
+    rooms.write_text(
+        (SPECS / "rooms-dungeon.epcg").read_text("utf-8").replace("depth: 2", "depth: 8")
+    )
+    began = time.perf_counter()
+    assert main(["validate", "-q", str(rooms)]) == 1
+    assert time.perf_counter() - began < LIMIT_S
+    out = capsys.readouterr().out
+    assert out.startswith(f"{rooms}:12:11: the tree holds more than 1,000 elements down to depth 8")
