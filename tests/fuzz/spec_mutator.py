@@ -179,6 +179,8 @@ def _worker(conn, folder: str, memory_bytes: int, command: tuple[str, ...]) -> N
             return
         name, text = job
         path = Path(folder) / name
+        original = path.resolve() if path.is_symlink() else None
+        path.unlink(missing_ok=True)  # never write through the link to a shipped spec
         path.write_text(text, encoding="utf-8", errors="surrogatepass")
         out = io.StringIO()
         start = time.perf_counter()
@@ -188,6 +190,9 @@ def _worker(conn, folder: str, memory_bytes: int, command: tuple[str, ...]) -> N
             except BaseException as exc:
                 code = f"raised {type(exc).__name__}"
         seconds = time.perf_counter() - start
+        if original is not None:  # the other specs see the shipped one again
+            path.unlink()
+            path.symlink_to(original)
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         conn.send((code, out.getvalue(), seconds, rss))
 
@@ -204,8 +209,8 @@ class Runner:
     ) -> None:
         self.folder, self.time_limit, self.memory = folder, time_limit, memory_mib << 20
         self.command = command
-        for child in SPECS.iterdir():  # sample folders that specs name by relative path
-            if child.is_dir() and not (folder / child.name).exists():
+        for child in SPECS.iterdir():  # specs and sample folders that specs name
+            if not (folder / child.name).exists():
                 (folder / child.name).symlink_to(child)
         self.proc = None
 
@@ -234,9 +239,14 @@ class Runner:
         return Outcome(spec.name, code, output, seconds, text), rss
 
     def close(self, kill: bool = False) -> None:
-        """Stop the worker (politely unless `kill`)."""
+        """Stop the worker (politely unless `kill`); a shipped spec's link is put back."""
         if self.proc is None:
             return
+        for spec in SPECS.iterdir():
+            link = self.folder / spec.name
+            if spec.is_file() and not link.is_symlink():
+                link.unlink(missing_ok=True)
+                link.symlink_to(spec)
         if kill:
             self.proc.kill()
         else:
