@@ -152,13 +152,18 @@ def is_grammar(data: Any) -> bool:
 
 
 def _sniff(path: Path, text: str) -> bool:
-    """Any JSON but an object with a `kind` is read as a grammar (and checked as one), so
-    that a broken grammar is reported where it is broken."""
+    """A grammar, or one being written: a JSON object of symbols without `kind` whose
+    rules are not mappings (then checked as a grammar), or JSON that does not parse (then
+    its syntax error is reported where it is). Other JSON files are not specs."""
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
         return True
-    return not (isinstance(data, dict) and "kind" in data)
+    return (
+        isinstance(data, dict)
+        and "kind" not in data
+        and not any(isinstance(value, dict) for value in data.values())
+    )
 
 
 def grammar_document(path: Path, text: str, prefix: tuple = ("grammar",)) -> Document:

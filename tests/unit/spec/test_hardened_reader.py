@@ -110,7 +110,11 @@ CASES = {
     ),
     "tracery-json-deep": ("d.json", "[" * 100_000, "1:65: JSON nested more than 64 deep"),
     "tracery-json-huge-number": ("n.json", '{"a": [1e999]}', "1:8: 1e999 is too large a number"),
-    "tracery-json-not-a-grammar": ("l.json", "[1, 2]", "1:1: grammar must be a mapping"),
+    "tracery-json-rule-not-text": (
+        "r.json",
+        '{"origin": 5}',
+        "1:12: grammar.origin must be a string",
+    ),
 }
 
 
