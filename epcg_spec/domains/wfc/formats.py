@@ -202,11 +202,20 @@ def _root_tag(text: str) -> str:
     return text[start + 1 : end]
 
 
+def _is_samples(text: str) -> bool:
+    """A samples file, or one whose root was broken (it still lists samples): read it, so
+    that what is wrong is reported where it is."""
+    root = _root_tag(text)
+    return root == "samples" or (
+        root != "set" and ("<overlapping" in text or "<simpletiled" in text)
+    )
+
+
 FORMATS = (
     Format(
         name="wfc-samples",
         suffixes=(".xml",),
-        sniff=lambda path, text: _root_tag(text) != "set",  # a broken root is reported
+        sniff=lambda path, text: _is_samples(text),
         read=read_samples,
     ),
     Format(
