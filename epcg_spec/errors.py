@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .sizes import count_text
+
 
 @dataclass(frozen=True, order=True)
 class Pos:
@@ -66,7 +68,8 @@ class SpaceTooLarge(BuildError):
     def __init__(self, what: str, size: int):
         self.size = size
         super().__init__(
-            f"{what} has {size:,} states (about 2**{size.bit_length() - 1}), more than the "
+            f"{what} has {count_text(size, 2**128)} states (about 2**{size.bit_length() - 1}), "
+            "more than the "
             f"2**63 - 1 that 64-bit ranks can address; make the space smaller or split it "
             f"into a product whose parts are enumerated separately"
         )

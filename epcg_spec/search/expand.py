@@ -25,8 +25,14 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import Any, Protocol
 
+from ..errors import BuildError
+from ..sizes import count_text
+
 EMIT, EFFECT, PICK, CAPTURE, WRAP, SEQ = range(6)
 KIND_NAMES = ("emit", "effect", "pick", "capture", "wrap", "seq")
+MAX_COUNT_BITS = 14_000
+"""Largest count (or weight) kept exactly, in bits: about 10^4,214 derivations, within
+the 4,300 digits Python will turn an int into text (for --json)."""
 
 
 class Program:
@@ -321,6 +327,11 @@ class Engine:
 
 
 def _add(out: dict, key: Hashable, count: int, weight: int, state: Any, text: str) -> None:
+    if count.bit_length() > MAX_COUNT_BITS or weight.bit_length() > MAX_COUNT_BITS:
+        raise BuildError(
+            f"the derivations number more than 2**{MAX_COUNT_BITS} ({count_text(count)} at "
+            "one step), too many to count exactly; lower the depth bound or the recursion"
+        )
     found = out.get(key)
     if found is None:
         out[key] = Outcome(count, weight, state, text)

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from epcg_spec.errors import SpaceTooLarge
+from epcg_spec.sizes import count_text
 
 INT64_MAX = 2**63 - 1
 
@@ -75,7 +76,7 @@ class RankedSpace(ABC):
 
     def describe(self) -> str:
         """e.g. 'combination C(56, 8) = 1,420,494,075 states'."""
-        return f"{self.label} = {self.max_rank:,} states"
+        return f"{self.label} = {count_text(self.max_rank, 10**1000)} states"
 
     def check_fits(self) -> None:
         """Raise SpaceTooLarge if the ranks do not fit in an int64."""

@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterator
 from functools import cache
 from importlib import resources
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+MAX_NESTING = 64
+"""Most brackets that may be open at once in a DSL file or an expression."""
+MAX_TREE_DEPTH = 200
+"""Deepest parse tree accepted (a chain of about 200 operators is that deep)."""
+MAX_EXPRESSION = 20_000
+"""Longest expression accepted, in characters (parsing one this long takes a while)."""
 
 KEYWORDS = frozenset(
     {
@@ -57,10 +66,29 @@ def parser() -> Lark:
 
 def parse(text: str, start: str) -> Tree:
     """Parse `text` from the start symbol `start`; raises SyntaxProblem on bad input."""
+    if start == "expression" and len(text) > MAX_EXPRESSION:
+        raise SyntaxProblem(
+            MAX_EXPRESSION,
+            f"an expression longer than {MAX_EXPRESSION:,} characters; split it, or use "
+            "sum(...), all(...) over a range",
+        )
+    deep = _too_deep_bracket(text)
+    if deep is not None:
+        raise SyntaxProblem(
+            deep, f"brackets nested more than {MAX_NESTING} deep; a spec never needs this"
+        )
     try:
-        return parser().parse(text, start=start)
+        tree = parser().parse(text, start=start)
     except UnexpectedInput as exc:
         raise SyntaxProblem(*_describe(exc, text)) from None
+    deep = _too_deep_node(tree)
+    if deep is not None:
+        raise SyntaxProblem(
+            deep,
+            f"nested more than {MAX_TREE_DEPTH} levels deep (a very long chain of operators?); "
+            "split it, or use sum(...), all(...) over a range",
+        )
+    return tree
 
 
 def decode_string(token: Token) -> str:
@@ -149,29 +177,50 @@ def _bad_character(text: str, offset: int) -> str:
     return f"unexpected character {char!r}"
 
 
+_BRACKET_SCAN = re.compile(r'"(?:[^"\\]|\\.)*"?|#[^\n]*|[()\[\]{}]')
+_OPENING = {")": "(", "]": "[", "}": "{"}
+
+
+def _brackets(text: str) -> Iterator[tuple[int, str]]:
+    """Each bracket outside strings and comments, with its offset."""
+    for match in _BRACKET_SCAN.finditer(text):
+        if len(match.group()) == 1 and match.group() not in '"#':
+            yield match.start(), match.group()
+
+
 def _unclosed_bracket(text: str) -> int | None:
     stack: list[int] = []
-    closing = {")": "(", "]": "[", "}": "{"}
-    in_string = False
-    i = 0
-    while i < len(text):
-        c = text[i]
-        if in_string:
-            if c == "\\":
-                i += 1
-            elif c == '"':
-                in_string = False
-        elif c == '"':
-            in_string = True
-        elif c == "#":
-            while i < len(text) and text[i] != "\n":
-                i += 1
-        elif c in "([{":
-            stack.append(i)
-        elif c in closing and stack and text[stack[-1]] == closing[c]:
+    for offset, char in _brackets(text):
+        if char in "([{":
+            stack.append(offset)
+        elif stack and text[stack[-1]] == _OPENING[char]:
             stack.pop()
-        i += 1
     return stack[-1] if stack else None
+
+
+def _too_deep_bracket(text: str) -> int | None:
+    """The first bracket opened inside MAX_NESTING others, if any."""
+    depth = 0
+    for offset, char in _brackets(text):
+        if char in "([{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return offset
+        else:
+            depth = max(depth - 1, 0)
+    return None
+
+
+def _too_deep_node(tree: Tree) -> int | None:
+    """Where the first node deeper than MAX_TREE_DEPTH in `tree` starts, if any."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_TREE_DEPTH:
+            return node.start_pos if isinstance(node, Token) else node.meta.start_pos
+        if isinstance(node, Tree):
+            stack.extend((child, depth + 1) for child in node.children)
+    return None
 
 
 def _show(token: Token) -> str:

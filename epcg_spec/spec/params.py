@@ -6,7 +6,8 @@ import difflib
 from typing import Any
 
 from ..errors import Diagnostic, SpecError, UsageError
-from .document import Document, Path
+from ..sizes import count_text
+from .document import Document, Path, describe_path
 from .expr.analysis import Analyzer, Reads
 from .expr.ast import parse_expression
 from .expr.check import INT, ExprProblem, ParamSymbol, check
@@ -54,11 +55,29 @@ def expression_problem(doc: Document, path: Path, problem: SyntaxProblem | ExprP
     return Diagnostic(doc.text_pos(path, problem.offset), problem.message, hint)
 
 
+MAX_FIELD = 2**31 - 1
+"""Largest magnitude of an integer field (a size, a count, a coordinate)."""
+
+
 def integer_field(doc: Document, path: Path, params: dict[str, int]) -> int:
-    """An integer field that may also be written as an expression over the params."""
+    """An integer field that may also be written as an expression over the params;
+    its value must lie within +-MAX_FIELD."""
     value = doc.get(path)
-    if isinstance(value, int):
-        return value
+    result = value if isinstance(value, int) else _evaluate(doc, path, params)
+    if abs(result) > MAX_FIELD:
+        raise SpecError(
+            doc.diag(
+                path,
+                f"{describe_path(path)} is {count_text(result)}, beyond the +-{MAX_FIELD:,} "
+                "an integer field may hold",
+                "use a smaller value",
+            )
+        )
+    return result
+
+
+def _evaluate(doc: Document, path: Path, params: dict[str, int]) -> int:
+    value = doc.get(path)
     symbols = param_symbols(params)
     try:
         expr = parse_expression(value)

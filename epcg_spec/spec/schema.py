@@ -7,7 +7,7 @@ import json
 from functools import cache
 from importlib import resources
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 
@@ -42,11 +42,22 @@ def load_schema(name: str) -> dict:
     return _registry().contents(name)
 
 
+def _is_integer(checker, value) -> bool:
+    """Only a Python int is an integer: 2.0 in an integer field is reported, not truncated."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_Validator = validators.extend(
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+)
+
+
 @cache
 def _validator(name: str) -> Draft202012Validator:
     schema = load_schema(name)
     Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema, registry=_registry())
+    return _Validator(schema, registry=_registry())
 
 
 def validate(doc: Document, schema_name: str) -> list[Diagnostic]:

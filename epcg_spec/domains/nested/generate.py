@@ -83,17 +83,31 @@ class Universe:
             element = self.make(wanted[0], element.child_path(*wanted))
         return element
 
-    def tree(self, element: Element, depth: int) -> dict[str, Any]:
-        """The element and its descendants `depth` levels down, as plain data."""
-        out: dict[str, Any] = {"type": element.type, "path": element.path, "name": element.name}
-        if depth > 0:
-            out["children"] = [
-                self.tree(self.make(t, element.child_path(t, i)), depth - 1)
-                for t, i in element.children
-            ]
-        else:
-            out["more"] = len(element.children)
-        return out
+    def tree(self, element: Element, depth: int, limit: int | None = None) -> dict[str, Any]:
+        """The element and its descendants `depth` levels down, as plain data; ValueError
+        once it would hold more than `limit` elements."""
+        made = 0
+
+        def walk(element: Element, depth: int) -> dict[str, Any]:
+            nonlocal made
+            made += 1
+            if limit is not None and made > limit:
+                raise ValueError(f"the tree holds more than {limit:,} elements")
+            out: dict[str, Any] = {
+                "type": element.type,
+                "path": element.path,
+                "name": element.name,
+            }
+            if depth > 0:
+                out["children"] = [
+                    walk(self.make(t, element.child_path(t, i)), depth - 1)
+                    for t, i in element.children
+                ]
+            else:
+                out["more"] = len(element.children)
+            return out
+
+        return walk(element, depth)
 
 
 def _draw(rule: ChildRule, rng: SampleRng) -> list[str]:

@@ -15,6 +15,8 @@ from .model import ChildRule
 _NAME = r"[A-Za-z_][A-Za-z0-9_ ]*?"
 _AMOUNT = re.compile(r"^(?P<lo>\d+)(?:-(?P<hi>\d+))?$|^(?P<pct>\d+(?:\.\d+)?)%$")
 KINDS = ("always", "possible", "rare")
+MAX_COUNT = 1000
+"""Most children of one rule (a count or the top of a range)."""
 DEFAULT_RARE = Fraction(5, 100)
 
 
@@ -39,6 +41,8 @@ def amount(text: str, kind: str) -> tuple[int, int, Fraction]:
     hi = int(match["hi"]) if match["hi"] else lo
     if hi < lo:
         raise ValueError(f"the range {text} ends before it starts")
+    if hi > MAX_COUNT:
+        raise ValueError(f"the count {text} is more than {MAX_COUNT:,} children")
     return lo, hi, Fraction(1)
 
 

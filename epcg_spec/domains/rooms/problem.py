@@ -14,6 +14,7 @@ from ...output.result import base_result
 from ...search import backtrack, driver
 from ...search.driver import checkpoint_key, count_bound
 from ...search.propagate import Model
+from ...sizes import count_text
 from .model import ORDERS, RoomsSpec
 from .network import Placements, allowed_values, build_network, placements
 from .render import MapFrame, Placed, ascii_map, legend, png_map, svg_map
@@ -62,7 +63,7 @@ class RoomsProblem:
             ("walls", f"{spec.margin} cell(s) between rooms"),
             ("corridors", f"{spec.corridor} cell(s)" if spec.corridor else "none (doors)"),
             ("rotate", "yes" if spec.rotate else "no"),
-            ("placements", f"{_magnitude(self.space_size())} combinations before any test"),
+            ("placements", f"{count_text(self.space_size())} combinations before any test"),
             ("order", f"{spec.search.order} (which room is guessed next)"),
             ("back end", strategy),
         ]
@@ -226,11 +227,6 @@ class RoomsProblem:
         )
         line = f"{self.name}: {found:,} maps{count_bound(complete, limit, report)}"
         return RunOutput(result=result, summary=[line], stopped=report and report.stopped)
-
-
-def _magnitude(n: int) -> str:
-    """A count as digits, or as a power of ten once it is too long to read."""
-    return f"{n:,}" if n < 10**15 else f"about 10^{len(str(n)) - 1}"
 
 
 def _layout(rooms: list[Placed]) -> dict[str, list[int]]:

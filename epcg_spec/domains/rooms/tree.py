@@ -14,6 +14,8 @@ from .model import Room
 
 DEFAULT_DEPTH = 2
 DEFAULT_SIZE = (2, 2)
+MAX_TREE = 1000
+"""Most elements a generated tree may give rooms for (far past what a map can place)."""
 
 
 def size_of(node: Any, default: tuple[int, int] = (1, 1)) -> tuple[int, int]:
@@ -117,7 +119,17 @@ def nested_tree(doc: Document) -> tuple[Room, ...]:
         element = universe.at(options["at"]) if "at" in options else universe.root()
     except UsageError as exc:
         raise SpecError(doc.diag(("tree", "at"), str(exc).removeprefix("--at "))) from None
-    tree = universe.tree(element, options.get("depth", DEFAULT_DEPTH))
+    try:
+        tree = universe.tree(element, options.get("depth", DEFAULT_DEPTH), MAX_TREE)
+    except ValueError as exc:
+        raise SpecError(
+            doc.diag(
+                ("tree", "nested"),
+                f"{exc} down to depth {options.get('depth', DEFAULT_DEPTH)}, more rooms than "
+                f"a map can hold",
+                "lower tree.depth, or start lower with tree.at",
+            )
+        ) from None
     default = size_of(sizes.get("default"), DEFAULT_SIZE)
     flat: list[tuple[str, tuple[int, int], str]] = []
     parents: list[int] = []

@@ -29,6 +29,8 @@ _SIZE_FIELDS = {
     "multiset": ("n", "k"),
     "power": ("base", "k"),
 }
+MAX_LENGTH = 10_000
+"""Most positions a state may have (far past any enumerable space; keeps checks instant)."""
 
 
 def load_space_spec(doc: Document, overrides: dict[str, Any]) -> SpaceSpec:
@@ -132,12 +134,15 @@ def _lone_space(doc: Document, path: DocPath, params: dict[str, int]) -> RankedS
             )
     try:
         if kind == "radix":
+            _check_length(doc, (*path, "radices"), len(node["radices"]))
             radices = [
                 integer_field(doc, (*path, "radices", i), params)
                 for i in range(len(node["radices"]))
             ]
             return make_space("radix", radices=radices)
         values = {key: integer_field(doc, (*path, key), params) for key in _SIZE_FIELDS[kind]}
+        length = "n" if kind == "permutation" else "k"
+        _check_length(doc, (*path, length), values[length])
         if kind == "power":
             values = {"p": values["base"], "k": values["k"]}
         if kind == "permutation":
@@ -145,6 +150,17 @@ def _lone_space(doc: Document, path: DocPath, params: dict[str, int]) -> RankedS
         return make_space(kind, **values)
     except ValueError as exc:
         raise SpecError(doc.diag(path, f"invalid {kind} space: {exc}")) from None
+
+
+def _check_length(doc: Document, path: DocPath, length: int) -> None:
+    if length > MAX_LENGTH:
+        raise SpecError(
+            doc.diag(
+                path,
+                f"a state of {length:,} positions; at most {MAX_LENGTH:,} are supported "
+                "(a space this long could never be enumerated)",
+            )
+        )
 
 
 def _allowed_keys(kind: str) -> tuple[str, ...]:
@@ -281,7 +297,10 @@ def _split_for_pruning(spec: SpaceSpec) -> None:
             )
             continue
         before = _term_rows(terms, distincts)
-        spec.analyzer.decompose(condition.expr, {}, (), terms, distincts)
+        try:
+            spec.analyzer.decompose(condition.expr, {}, (), terms, distincts)
+        except ExprProblem as problem:  # the analysis budget, spent on a huge expansion
+            raise SpecError(expression_problem(spec.document, condition.path, problem)) from None
         depths = sorted(
             {row[0] for row in _new_rows(terms, before)}
             | {row[1] for row in _new_rows(distincts, before)}

@@ -8,6 +8,7 @@ the JSON file itself.
 from __future__ import annotations
 
 import json
+import math
 import re
 from json.decoder import scanstring
 from pathlib import Path
@@ -17,6 +18,7 @@ from ...compile.protocols import Format
 from ...errors import Diagnostic, Pos, SpecError
 from ...output.files import slug
 from ...spec.document import Document
+from ...spec.grammar import MAX_NESTING
 
 _NUMBER = re.compile(r"-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?")
 _WHITESPACE = " \t\n\r"
@@ -30,6 +32,7 @@ class _Reader:
         self.positions: dict[tuple, tuple[int, int]] = {}
         self.key_positions: dict[tuple, tuple[int, int]] = {}
         self.anchors: dict[tuple, list[tuple[int, int, int]]] = {}
+        self.depth = 0
 
     def where(self, offset: int) -> tuple[int, int]:
         line = self.text.count("\n", 0, offset) + 1
@@ -46,10 +49,10 @@ class _Reader:
         self.skip()
         self.positions[path] = self.where(self.at)
         char = self.text[self.at : self.at + 1]
-        if char == "{":
-            return self._object(path)
-        if char == "[":
-            return self._array(path)
+        if char in "{[" and char:
+            if len(path) >= MAX_NESTING:
+                raise self.fail(f"JSON nested more than {MAX_NESTING} deep; a grammar never is")
+            return self._object(path) if char == "{" else self._array(path)
         if char == '"':
             return self._string(path)
         for word, value in (("true", True), ("false", False), ("null", None)):
@@ -59,8 +62,13 @@ class _Reader:
         match = _NUMBER.match(self.text, self.at)
         if not match:
             raise self.fail("JSON syntax error: expected a value")
+        number = float(match.group(0)) if match.group(2) or match.group(3) else None
+        if number is not None and not math.isfinite(number):
+            raise self.fail(f"{match.group(0)} is too large a number")
+        if len(match.group(0)) > 100:
+            raise self.fail("a number with more than 100 digits")
         self.at = match.end()
-        return json.loads(match.group(0))
+        return number if number is not None else int(match.group(0))
 
     def _string(self, path: tuple | None) -> str:
         start = self.at
@@ -145,10 +153,18 @@ def is_grammar(data: Any) -> bool:
 
 
 def _sniff(path: Path, text: str) -> bool:
+    """A grammar, or one being written: a JSON object of symbols without `kind` whose
+    rules are not mappings (then checked as a grammar), or JSON that does not parse (then
+    its syntax error is reported where it is). Other JSON files are not specs."""
     try:
-        return is_grammar(json.loads(text))
-    except ValueError:
-        return False
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return True
+    return (
+        isinstance(data, dict)
+        and "kind" not in data
+        and not any(isinstance(value, dict) for value in data.values())
+    )
 
 
 def grammar_document(path: Path, text: str, prefix: tuple = ("grammar",)) -> Document:

@@ -14,6 +14,7 @@ from ...search import driver
 from ...search.driver import checkpoint_key, shard_units
 from ...search.expand import SampleRng
 from ...search.items import Item, ItemJob
+from ...sizes import count_text
 from .expansion import Expansion
 from .model import TracerySpec
 
@@ -236,7 +237,5 @@ def _describe_total(expansion: Expansion) -> str:
 
 
 def _number(value: int) -> str:
-    digits = str(value)
-    if len(digits) <= SHOW_DIGITS:
-        return f"{value:,}"
-    return f"about {digits[0]}.{digits[1:4]}e{len(digits) - 1} (exact value in --json)"
+    text = count_text(value, 10**SHOW_DIGITS)
+    return text if value < 10**SHOW_DIGITS else f"{text}; the exact value is in --json"

@@ -143,6 +143,14 @@ SAMPLE_DEFAULTS = {"overlapping": {"outputs": 2}, "simpletiled": {"outputs": 2}}
 def read_samples(path: Path, text: str) -> Document:
     """A reference samples.xml as a `kind: wfc` spec whose `samples` are its entries."""
     root = parse_xml(text, str(path))
+    if root.tag != "samples":
+        raise SpecError(
+            Diagnostic(
+                Pos(str(path), root.line, root.col),
+                f"the root element is <{root.tag}>; a samples file's root is <samples> "
+                "(a tileset's is <set>)",
+            )
+        )
     built = _Builder(str(path))
     entries = []
     for element in root.children:
@@ -195,11 +203,20 @@ def _root_tag(text: str) -> str:
     return text[start + 1 : end]
 
 
+def _is_samples(text: str) -> bool:
+    """A samples file, or one whose root was broken (it still lists samples): read it, so
+    that what is wrong is reported where it is."""
+    root = _root_tag(text)
+    return root == "samples" or (
+        root != "set" and ("<overlapping" in text or "<simpletiled" in text)
+    )
+
+
 FORMATS = (
     Format(
         name="wfc-samples",
         suffixes=(".xml",),
-        sniff=lambda path, text: _root_tag(text) == "samples",
+        sniff=lambda path, text: _is_samples(text),
         read=read_samples,
     ),
     Format(

@@ -181,6 +181,14 @@ def _image(doc, path, relative: str, folder: Path, problems: Problems) -> np.nda
 
 
 def _patterns(doc, path, node, folder, problems) -> PatternModel | None:
+    if "sample" not in node:
+        problems.add(
+            doc,
+            (*path, "model"),
+            "the overlapping model learns its patterns from a sample image, and none is given",
+            "add 'sample: FILE.png' (relative to the spec), or use model: tiled",
+        )
+        return None
     image = _image(doc, (*path, "sample"), node["sample"], folder, problems)
     if image is None:
         return None

@@ -10,6 +10,7 @@ range of its values, and splits a constraint into terms, each tagged with the de
 from __future__ import annotations
 
 import itertools
+import math
 import operator
 from dataclasses import dataclass, field
 
@@ -30,7 +31,8 @@ from .ast import (
 )
 from .check import ArraySymbol, ExprProblem, ParamSymbol, Symbol, reads_state
 
-BUDGET = 2_000_000
+BUDGET = 100_000
+"""Most evaluation steps one analysis may take (the shipped specs need at most ~6,000)."""
 
 
 @dataclass(frozen=True)
@@ -241,6 +243,12 @@ class Analyzer:
         left = self.value(e.left, env, reads)
         right = self.value(e.right, env, reads)
         if not isinstance(left, Span) and not isinstance(right, Span):
+            if e.op == "**" and _too_big_power(left, right):
+                raise ExprProblem(
+                    e.start,
+                    f"{left} ** {right}{_when(env)} is far beyond 64-bit integers",
+                    "use a smaller exponent",
+                )
             try:
                 return _OPS[e.op](left, right)
             except ZeroDivisionError:
@@ -376,6 +384,13 @@ def _when(env: dict[str, int]) -> str:
 
 def _range_text(lo, hi) -> str:
     return f"{'-inf' if lo is None else int(lo)}..{'inf' if hi is None else int(hi)}"
+
+
+def _too_big_power(base, exponent) -> bool:
+    """Whether base ** exponent has more than about 64 bits (computing it could take ages)."""
+    if isinstance(base, bool) or isinstance(exponent, bool) or exponent <= 1 or abs(base) <= 1:
+        return False
+    return exponent * math.log2(abs(base)) > 64
 
 
 def _bounds(value: Value) -> tuple[float | None, float | None]:

@@ -1,0 +1,32 @@
+"""Counts too large to print: their size as digits and a power of ten, never all the digits."""
+
+from __future__ import annotations
+
+import math
+
+EXACT_BELOW = 10**15
+"""Counts below this are printed in full; larger ones by their order of magnitude."""
+
+
+def log10(n: int) -> float:
+    """log10 of a positive integer of any size, without converting it to text or float."""
+    shift = max(n.bit_length() - 60, 0)
+    return math.log10(n >> shift) + shift * math.log10(2)
+
+
+def count_text(n: int, exact_below: int = EXACT_BELOW) -> str:
+    """`1,234,567` for a readable count, `about 4.02e+5735 (5,736 digits)` past exact_below."""
+    if abs(n) < exact_below:
+        return f"{n:,}"
+    size = log10(abs(n))
+    digits = math.floor(size) + 1
+    if abs(n) >= 10**digits:  # log10 rounded down across a power of ten
+        digits += 1
+    elif abs(n) < 10 ** (digits - 1):
+        digits -= 1
+    exponent = math.floor(size)
+    mantissa = 10 ** (size - exponent)
+    if mantissa >= 9.995:
+        mantissa, exponent = mantissa / 10, exponent + 1
+    sign = "-" if n < 0 else ""
+    return f"about {sign}{mantissa:.2f}e+{exponent} ({digits:,} digits)"

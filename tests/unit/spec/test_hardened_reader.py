@@ -1,0 +1,245 @@
+"""Hostile specs: each is refused with located lines and exit 1, quickly, in bounded memory."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from epcg_spec.cli.main import main
+from epcg_spec.errors import SpecError
+from epcg_spec.sizes import count_text
+from epcg_spec.spec.yaml_loader import load_yaml
+
+SPECS = Path(__file__).resolve().parents[3] / "specs"
+LIMIT_S = 1.0  # per input, in process (the issue's bound)
+
+
+def _bomb(levels: int) -> str:
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, levels)]
+    return "\n".join(lines) + "\n"
+
+
+def _spec(name: str, old: str, new: str) -> str:
+    text = (SPECS / name).read_text("utf-8")
+    assert old in text
+    return text.replace(old, new, 1)
+
+
+# (file name, text, how the first output line goes on after the file name)
+CASES = {
+    "billion-laughs": (
+        "bomb.yaml",
+        _bomb(9) + "kind: space\n",
+        "4:45: aliases expand to more than 10,000 nodes",
+    ),
+    "recursive-alias": ("rec.yaml", "kind: space\nx: &r [1, *r]\n", "2:11: recursive alias"),
+    "recursive-merge": ("merge.yaml", "kind: space\nx: &m {<<: *m}\n", "2:12: recursive alias"),
+    "deep-yaml": ("deep.yaml", "x: " + "[" * 100_000 + "]" * 100_000, "1:68: nested more than 64"),
+    "deep-block-yaml": (
+        "block.yaml",
+        "".join(f"{'  ' * i}k{i}:\n" for i in range(100)) + "  " * 100 + "v: 1\n",
+        "64:127: nested more than 64",
+    ),
+    "nul": ("nul.yaml", "kind: space\nname: a\x00b\n", "2:8: NUL U+0000 is not allowed"),
+    "escape": ("esc.yaml", "kind: space\n  \x1b[31m\n", "2:3: ESC U+001B is not allowed"),
+    "bad-tag": ("tag.yaml", "kind: space\nn: !!int abc\n", "2:4: cannot read 'abc'"),
+    "python-tag": (
+        "py.yaml",
+        "kind: space\nn: !!python/name:os.system x\n",
+        "2:4: YAML syntax error: could not determine a constructor",
+    ),
+    "float-for-integer": (
+        "float.yaml",
+        _spec("n-queens.yaml", "  n: 8", "  n: 8.0"),
+        "12:6: params.n must be an integer, not 8.0",
+    ),
+    "n-2147483648": (
+        "big.yaml",
+        _spec("n-queens.yaml", "  n: 8", "  n: 2147483648"),
+        "15:6: space.n is 2,147,483,648, beyond",
+    ),
+    "n-10001": (
+        "long.yaml",
+        _spec("n-queens.yaml", "  n: 8", "  n: 10001"),
+        "15:6: a state of 10,001 positions; at most 10,000",
+    ),
+    "n-2000-is-too-large-to-rank": (
+        "n2000.yaml",
+        _spec("n-queens.yaml", "  n: 8", "  n: 2000"),
+        "14:3: permutation 2000! has about 3.32e+5735 (5,736 digits) states",
+    ),
+    "param-beyond-int64": (
+        "param.yaml",
+        _spec("n-queens.yaml", "  n: 8", "  n: 10000000000000000000000"),
+        "12:6: params.n is 10000000000000000000000, out of range",
+    ),
+    "huge-power": (
+        "pow.yaml",
+        _spec("n-queens.yaml", "  n: n\n", "  n: 2 ** 2 ** 40\n"),
+        "15:6: 2 ** 1099511627776 is far beyond 64-bit integers",
+    ),
+    "huge-range": (
+        "range.yaml",
+        _spec("langford.yaml", "range(2))", "range(10000000000000))"),
+        "20:36: this expression has too many terms to analyse",
+    ),
+    "deep-dsl": (
+        "deep.epcg",
+        "kind: space\nx: " + "[" * 100_000 + "]" * 100_000 + "\n",
+        "2:68: brackets nested more than 64 deep",
+    ),
+    "deep-expression": (
+        "chain.yaml",
+        _spec("n-queens.yaml", "distinct(q[i] + i for i in range(n))", "-" * 1000 + "q[0] > 0"),
+        "19:209: nested more than 200 levels deep",
+    ),
+    "wfc-overlapping-without-sample": (
+        "wfc.yaml",
+        _spec("wfc-maze.yaml", "sample: wfc-samples/samples/maze.png\n", ""),
+        "5:8: the overlapping model learns its patterns from a sample image",
+    ),
+    "tracery-json-syntax": (
+        "g.json",
+        '{"origin": ["#a#"],\n "a": "x",}',
+        "2:11: JSON syntax error",
+    ),
+    "tracery-json-deep": ("d.json", "[" * 100_000, "1:65: JSON nested more than 64 deep"),
+    "tracery-json-huge-number": ("n.json", '{"a": [1e999]}', "1:8: 1e999 is too large a number"),
+    "tracery-json-rule-not-text": (
+        "r.json",
+        '{"origin": 5}',
+        "1:12: grammar.origin must be a string",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_hostile_spec_is_one_located_line_exit_1_within_a_second(case, tmp_path, capsys):
+    name, text, expected = CASES[case]
+    path = tmp_path / name
+    path.write_text(text, "utf-8")
+    began = time.perf_counter()
+    code = main(["validate", "-q", str(path)])
+    seconds = time.perf_counter() - began
+    out = capsys.readouterr().out.splitlines()
+    assert code == 1
+    assert out and all(re.match(rf"{re.escape(str(path))}:\d+:\d+: \S", line) for line in out)
+    assert out[0].startswith(f"{path}:{expected}"), out[0]
+    assert seconds < LIMIT_S, f"{case} took {seconds:.2f} s"
+
+
+def test_aliases_within_the_budget_and_merges_still_load():
+    doc = load_yaml("base: &b {x: 1, y: 2}\nc:\n  <<: *b\n  y: 3\nd: *b\nl: [*b, *b]\n", "ok.yaml")
+    assert doc.data == {
+        "base": {"x": 1, "y": 2},
+        "c": {"x": 1, "y": 3},
+        "d": {"x": 1, "y": 2},
+        "l": [{"x": 1, "y": 2}, {"x": 1, "y": 2}],
+    }
+    assert doc.positions[("d",)] == (5, 4)  # where the alias is written, not its anchor
+    assert doc.positions[("c", "y")] == (4, 6)
+
+
+def test_a_bomb_just_over_the_budget_fails_and_just_under_loads():
+    under = "a: &a [" + ", ".join(["x"] * 99) + "]\nb: [" + ", ".join(["*a"] * 99) + "]\n"
+    assert len(load_yaml(under, "under.yaml").data["b"]) == 99  # 99 x 100 = 9,900 nodes
+    over = under.replace("b: [", "b: [*a, *a, ")
+    with pytest.raises(SpecError, match="more than 10,000 nodes"):
+        load_yaml(over, "over.yaml")
+
+
+@pytest.mark.parametrize(
+    ("n", "text"),
+    [
+        (0, "0"),
+        (10**15 - 1, "999,999,999,999,999"),
+        (10**15, "about 1.00e+15 (16 digits)"),
+        (10**100 - 1, "about 1.00e+100 (100 digits)"),
+        (-(2**64), "about -1.84e+19 (20 digits)"),
+        (7**12_000, "about 1.50e+10141 (10,142 digits)"),
+    ],
+    ids=["zero", "exact", "1e15", "100-nines", "negative", "7**12000"],
+)
+def test_count_text_is_exact_while_short_then_digits(n, text):
+    assert count_text(n) == text
+
+
+def test_count_text_of_a_12000_digit_number_is_instant():
+    began = time.perf_counter()
+    assert re.fullmatch(r"about \d\.\d\de\+\d+ \(12,000 digits\)", count_text(10**11_999 * 3))
+    assert time.perf_counter() - began < 0.1
+
+
+def _cubing_grammar(levels: int, depth: int) -> str:
+    """A grammar whose count is cubed at each level: huge long before the depth bound."""
+    grammar = {"origin": "#s0#", f"s{levels}": ["a", "b"]}
+    for i in range(levels):
+        grammar[f"s{i}"] = [f"#s{i + 1}##s{i + 1}##s{i + 1}#", *"cdefghijk"]
+    return f"kind: tracery\nname: cubes\ndepth: {depth}\ngrammar: {json.dumps(grammar)}\n"
+
+
+@pytest.mark.parametrize("command", ["explain", "count"])
+def test_a_tracery_count_past_14000_bits_is_refused_quickly(command, tmp_path, capsys):
+    path = tmp_path / "cubes.yaml"
+    path.write_text(_cubing_grammar(40, 40), "utf-8")
+    began = time.perf_counter()
+    assert main([command, str(path)]) == 1
+    assert time.perf_counter() - began < LIMIT_S
+    assert "error: the derivations number more than 2**14000" in capsys.readouterr().err
+
+
+def test_a_tracery_count_of_thousands_of_digits_is_exact_in_json(tmp_path, capsys):
+    path = tmp_path / "cubes.yaml"
+    path.write_text(_cubing_grammar(6, 12), "utf-8")
+    assert main(["count", "--json", str(path)]) == 0
+    count = json.loads(capsys.readouterr().out)["count"]
+    expected = 2
+    for _ in range(6):
+        expected = expected**3 + 9
+    assert count == expected
+    assert len(str(expected)) == 300
+    assert main(["count", str(path)]) == 0
+    assert "about 1.16e+299 (300 digits)" in capsys.readouterr().out
+
+
+def test_a_samples_xml_whose_root_was_lost_is_located(tmp_path, capsys):
+    text = (SPECS / "wfc-samples" / "samples.xml").read_text("utf-8")
+    path = tmp_path / "samples.xml"
+    path.write_text(text.replace("<samples>", "", 1).replace("</samples>", "", 1), "utf-8")
+    assert main(["validate", "-q", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert re.match(rf"{re.escape(str(path))}:\d+:\d+: ", out), out
+
+
+def test_a_nested_count_past_1000_children_is_located(tmp_path, capsys):
+    nested = tmp_path / "nested-dungeon.epcg"
+    text = (SPECS / "nested-dungeon.epcg").read_text("utf-8")
+    nested.write_text(text.replace("chest 0-1", "chest 0-9223372036854775808"))
+    rooms = tmp_path / "rooms-dungeon.epcg"
+    rooms.write_text((SPECS / "rooms-dungeon.epcg").read_text("utf-8"))
+    for path in (nested, rooms):
+        began = time.perf_counter()
+        assert main(["validate", "-q", str(path)]) == 1
+        assert time.perf_counter() - began < LIMIT_S
+        out = capsys.readouterr().out
+        assert out.startswith(f"{nested}:15:9: the count 0-9223372036854775808 is more than 1,000")
+
+
+def test_a_rooms_tree_past_1000_elements_is_located(tmp_path, capsys):
+    (tmp_path / "nested-dungeon.epcg").write_text(
+        (SPECS / "nested-dungeon.epcg").read_text("utf-8").replace('"room,3-6"', '"room,900"')
+    )
+    rooms = tmp_path / "rooms-dungeon.epcg"
+    rooms.write_text(
+        (SPECS / "rooms-dungeon.epcg").read_text("utf-8").replace("depth: 2", "depth: 8")
+    )
+    began = time.perf_counter()
+    assert main(["validate", "-q", str(rooms)]) == 1
+    assert time.perf_counter() - began < LIMIT_S
+    out = capsys.readouterr().out
+    assert out.startswith(f"{rooms}:12:11: the tree holds more than 1,000 elements down to depth 8")
