@@ -7,24 +7,34 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PIL import Image, UnidentifiedImageError
 
-from ...errors import Diagnostic, SpecError
+from ...errors import SpecError
 from ...spec.document import Document
 from ...spec.document import Path as DocPath
 from ...spec.load import read_text
 from .formats import read_tileset
+from .inputs import Problems, read_image
+from .masks import read_mask
 from .model import DEFAULT_SIZE, Connection, Count, Restriction, WfcRun, WfcSpec
+from .orbits import (
+    add_label_rules,
+    add_world_rule,
+    build_world_variants,
+    labels_fit,
+    letters,
+    variant_exits,
+)
 from .patterns import PatternModel, extract
 from .tiles import (
     DIRECTIONS,
-    SYMMETRIES,
     TileDef,
     TiledModel,
     add_rule,
     build_variants,
+    local_actions,
     rotate_exits,
 )
+from .topology import Topology, square
 
 ONLY = {
     "overlapping": ("sample", "N", "symmetry", "periodic_input", "ground"),
@@ -43,6 +53,11 @@ ONLY = {
 }
 RUN_KEYS = (
     "model",
+    "grid",
+    "orientation",
+    "depth",
+    "mask",
+    "write",
     "width",
     "height",
     "size",
@@ -58,20 +73,9 @@ RUN_KEYS = (
 )
 DEFAULT_TILE_SIZE = 8
 SIDES = ("top", "bottom", "left", "right")
-
-
-class Problems:
-    """Collects located diagnostics; raises them all at the end."""
-
-    def __init__(self) -> None:
-        self.found: list[Diagnostic] = []
-
-    def add(self, doc: Document, path: DocPath, message: str, hint: str = "") -> None:
-        self.found.append(doc.diag(path, message, hint))
-
-    def raise_any(self) -> None:
-        if self.found:
-            raise SpecError(self.found)
+CUBE_SIDES = ("west", "east", "south", "north", "down", "up")  # x = 0, x = max, y, z
+# extra files and the grids they apply to
+WRITES = {"csv": ("square", "hex", "cube"), "tmx": ("square", "hex")}
 
 
 def load_wfc_spec(doc: Document, params: dict[str, Any]) -> WfcSpec:
@@ -121,12 +125,15 @@ def _run(doc, path, node, folder, problems: Problems, name: str) -> WfcRun | Non
     size = node.get("size", DEFAULT_SIZE[model])
     width, height = node.get("width", size), node.get("height", size)
     search = node.get("search") or {}
+    layout, axes = _layout(doc, path, node, problems)
+    if layout is None:
+        return None
     run = WfcRun(
         name=name,
         model=model,
         width=width,
         height=height,
-        periodic=node.get("periodic", False),
+        periodic=all(axes[:2]),
         heuristic=node.get("heuristic", "entropy"),
         outputs=node.get("outputs", 1),
         limit=node.get("limit"),
@@ -137,23 +144,47 @@ def _run(doc, path, node, folder, problems: Problems, name: str) -> WfcRun | Non
         attempts=search.get("attempts", 10),
         text_output=node.get("text_output", True),
         black_background=node.get("black_background", False),
+        depth=node.get("depth", size) if layout == "cube" else 1,
     )
     if model == "overlapping":
         run.patterns = _patterns(doc, path, node, folder, problems)
     else:
-        run.tiled = _tiles(doc, path, node, folder, problems)
+        run.topology = Topology(layout, (width, height, run.depth), axes)
+        run.tiled = _tiles(doc, path, node, folder, problems, run.topology)
     if run.tiled is None and run.patterns is None:
         return None
     columns, rows = run.grid
-    low = 2 if run.periodic else 1
-    if columns < low or rows < low:
+    shape = (columns, rows, run.depth)
+    shown = " x ".join(map(str, shape[: 3 if layout == "cube" else 2]))
+    for axis, key in enumerate(("width", "height", "depth")[: 3 if layout == "cube" else 2]):
+        low = 2 if axes[axis] else 1
+        if shape[axis] < low:
+            problems.add(
+                doc,
+                (*path, key if key in node else "size"),
+                f"the grid of cells is {shown}, too small",
+                f"the {key} needs at least {low} cell(s){' (it wraps)' if axes[axis] else ''}",
+            )
+            return None
+    stagger = {"pointy": 1, "flat": 0}.get(layout)
+    if stagger is not None and axes[stagger] and shape[stagger] % 2:
         problems.add(
             doc,
-            (*path, "width" if columns < low else "height"),
-            f"the grid of cells is {columns} x {rows}, too small",
-            f"a {'periodic ' if run.periodic else ''}grid needs at least {low} cells each way",
+            (*path, "periodic"),
+            f"a periodic {layout}-top hex map needs an even number of "
+            f"{'rows' if stagger else 'columns'}, not {shape[stagger]}",
+            "the staggered rows (or columns) must pair up across the seam",
         )
         return None
+    mask = None
+    if "mask" in node:
+        mask = read_mask(doc, (*path, "mask"), node["mask"], shape, folder, problems)
+        if mask is None:
+            return None
+    if run.topology is None:
+        run.topology = square(columns, rows, run.periodic)
+    run.topology = Topology(run.topology.layout, shape, axes, mask)
+    run.extra = _writes(doc, path, node, run.topology, model, problems)
     for i, item in enumerate(node.get("fixed") or []):
         _fixed(doc, (*path, "fixed", i), item, run, problems)
     if "border" in node:
@@ -170,20 +201,61 @@ def _run(doc, path, node, folder, problems: Problems, name: str) -> WfcRun | Non
 # ---------------------------------------------------------------- inputs
 
 
-def _image(doc, path, relative: str, folder: Path, problems: Problems) -> np.ndarray | None:
-    file = (folder / relative).resolve()
-    try:
-        with Image.open(file) as image:
-            return np.asarray(image.convert("RGB"))
-    except FileNotFoundError:
-        problems.add(doc, path, f"no image at {file}", "paths are relative to the spec's folder")
-    except (UnidentifiedImageError, OSError) as exc:
-        problems.add(doc, path, f"cannot read the image {file}: {exc}")
-    return None
+def _layout(doc, path, node, problems: Problems):
+    """(square | pointy | flat | cube, periodic per axis x, y, z), or (None, None)."""
+    grid, model = node.get("grid", "square"), node["model"]
+    if grid != "square" and model == "overlapping":
+        problems.add(
+            doc,
+            (*path, "grid"),
+            f"the overlapping model runs on square grids, not {grid}",
+            "use 'model: tiled' on hex and cube grids",
+        )
+        return None, None
+    for key, owner in (("orientation", "hex"), ("depth", "cube")):
+        if key in node and grid != owner:
+            problems.add(doc, (*path, key), f"'{key}' applies to {owner} grids, not {grid}")
+            return None, None
+    layout = node.get("orientation", "pointy") if grid == "hex" else grid
+    periodic = node.get("periodic", False)
+    axes = 3 if grid == "cube" else 2
+    if isinstance(periodic, bool):
+        return layout, (periodic, periodic, periodic and axes == 3)
+    names = "x, y, z" if axes == 3 else "x, y"
+    if model == "overlapping" or len(periodic) != axes:
+        problems.add(
+            doc,
+            (*path, "periodic"),
+            f"per-axis 'periodic' takes {axes} booleans ({names}) on a {grid} grid"
+            if model == "tiled"
+            else "the overlapping model wraps both axes or neither",
+            "or one boolean for every axis",
+        )
+        return None, None
+    return layout, (*periodic, False)[:3]
+
+
+def _writes(doc, path, node, topology: Topology, model: str, problems) -> tuple[str, ...]:
+    """The extra files asked for, each checked against the grid and the model."""
+    out = []
+    for i, what in enumerate(node.get("write") or []):
+        grids = WRITES[what]
+        if model == "overlapping":
+            problems.add(doc, (*path, "write", i), f"'{what}' holds tile ids: tiled model only")
+        elif topology.grid not in grids:
+            problems.add(
+                doc,
+                (*path, "write", i),
+                f"'{what}' files are not written for {topology.grid} grids",
+                f"'{what}' is for {' and '.join(grids)} grids",
+            )
+        else:
+            out.append(what)
+    return tuple(out)
 
 
 def _patterns(doc, path, node, folder, problems) -> PatternModel | None:
-    image = _image(doc, (*path, "sample"), node["sample"], folder, problems)
+    image = read_image(doc, (*path, "sample"), node["sample"], folder, problems)
     if image is None:
         return None
     n = node.get("N", 3)
@@ -194,7 +266,7 @@ def _patterns(doc, path, node, folder, problems) -> PatternModel | None:
     return extract(image, n, node.get("symmetry", 8), node.get("periodic_input", True))
 
 
-def _tiles(doc, path, node, folder, problems) -> TiledModel | None:
+def _tiles(doc, path, node, folder, problems, topology: Topology) -> TiledModel | None:
     if ("tileset" in node) == ("tiles" in node):
         problems.add(
             doc,
@@ -218,15 +290,37 @@ def _tiles(doc, path, node, folder, problems) -> TiledModel | None:
     else:
         tile_doc, tile_path, tile_folder, source = doc, path, folder, node
     subset = _subset(doc, path, node, source, problems)
-    defs = _tile_defs(tile_doc, tile_path, source, tile_folder, subset, node, problems)
+    defs = _tile_defs(tile_doc, tile_path, source, tile_folder, subset, node, problems, topology)
     if defs is None:
         return None
-    model = build_variants(defs)
+    world = topology.grid != "square"
+    model = build_world_variants(defs, topology) if world else build_variants(defs)
+    labelled = [t.labels is not None for t in defs]
+    if any(labelled):
+        if not all(labelled):
+            name = defs[labelled.index(False)].name
+            problems.add(
+                tile_doc,
+                (*tile_path, "tiles"),
+                f"tile '{name}' has no 'sides' while others do",
+                "label every tile's sides, or none and give 'neighbors'",
+            )
+            return None
+        add_label_rules(model, topology)
     known = {str(entry.get("name")) for entry in source.get("tiles") or []}
     for i, rule in enumerate(source.get("neighbors") or []):
         where = (*tile_path, "neighbors", i)
+        sides = ("top", "bottom") if "top" in rule or "bottom" in rule else ("left", "right")
+        if sides[0] == "top" and topology.grid != "cube":
+            problems.add(
+                tile_doc,
+                (*where, "top" if "top" in rule else "bottom"),
+                f"'top'/'bottom' rules stack tiles on cube grids, not on {topology.grid} grids",
+                "give 'left' and 'right'",
+            )
+            continue
         pair = []
-        for side in ("left", "right"):
+        for side in sides:
             text = str(rule.get(side, ""))
             name = text.split()[0] if text.split() else ""
             if name not in known:
@@ -234,7 +328,11 @@ def _tiles(doc, path, node, folder, problems) -> TiledModel | None:
             elif name in model.first:
                 pair.append(_variant(tile_doc, (*where, side), text, model, problems))
         if len(pair) == 2 and None not in pair:
-            add_rule(model, pair[0], pair[1])
+            if not world:
+                add_rule(model, pair[0], pair[1])
+            else:  # left/right: b in direction 0 of a; top/bottom: b below a
+                down = topology.directions.index("down") if sides[0] == "top" else 0
+                add_world_rule(model, topology, pair[0], pair[1], down)
     return None if problems.found else model
 
 
@@ -256,9 +354,14 @@ def _subset(doc, path, node, source, problems) -> set[str] | None:
     return set(subsets[wanted])
 
 
-def _tile_defs(doc, path, source, folder, subset, node, problems) -> list[TileDef] | None:
+def _tile_defs(doc, path, source, folder, subset, node, problems, topology: Topology):
+    """The tiles to place, checked; None after a problem."""
     tiles: list[TileDef] = []
     unique = bool(source.get("unique", False))
+    symmetries = letters(topology)
+    if unique and topology.grid != "square":
+        problems.add(doc, path, "a 'unique' tileset (one image per variant) is for square grids")
+        return None
     sizes: set[tuple[int, ...]] = set()
     seen: set[str] = set()
     for i, entry in enumerate(source.get("tiles") or []):
@@ -274,12 +377,13 @@ def _tile_defs(doc, path, source, folder, subset, node, problems) -> list[TileDe
         if subset is not None and name not in subset:
             continue
         letter = entry.get("symmetry", "X")
-        if letter not in SYMMETRIES:
+        if letter not in symmetries:
             problems.add(
                 doc,
                 (*where, "symmetry"),
-                f"unknown symmetry {letter!r}",
-                f"one of: {', '.join(SYMMETRIES)}",
+                f"unknown symmetry {letter!r}"
+                + (f" on a {topology.grid} grid" if topology.grid != "square" else ""),
+                f"one of: {', '.join(symmetries)}",
             )
             continue
         weight = entry.get("weight", 1.0)
@@ -292,7 +396,14 @@ def _tile_defs(doc, path, source, folder, subset, node, problems) -> list[TileDe
         if images is None:
             continue
         sizes |= {im.shape for im in images}
-        tiles.append(TileDef(name, letter, float(weight), images))
+        air = bool(entry.get("air", False))
+        if air and topology.grid != "cube":
+            problems.add(doc, (*where, "air"), "'air' tiles leave voxels empty: cube grids only")
+            continue
+        labels = _labels(doc, where, entry, letter, topology, problems)
+        if labels is False:
+            continue
+        tiles.append(TileDef(name, letter, float(weight), images, air, labels=labels))
     if len(sizes) > 1:
         problems.add(doc, (*path, "tiles"), f"the tile images differ in size: {sorted(sizes)}")
         return None
@@ -308,6 +419,36 @@ def _tile_defs(doc, path, source, folder, subset, node, problems) -> list[TileDe
     return tiles
 
 
+def _labels(doc, where, entry, letter: str, topology: Topology, problems):
+    """A tile's side labels (None if it has none; False after a problem)."""
+    if "sides" not in entry:
+        return None
+    directions = topology.directions
+    if topology.grid == "square":
+        problems.add(
+            doc, (*where, "sides"), "side labels are for hex and cube grids", "give 'neighbors'"
+        )
+        return False
+    labels = tuple(str(x) for x in entry["sides"])
+    if len(labels) != len(directions):
+        problems.add(
+            doc,
+            (*where, "sides"),
+            f"a {topology.grid} tile has {len(directions)} sides, not {len(labels)}",
+            f"one label per direction: {', '.join(directions)}",
+        )
+        return False
+    if not labels_fit(topology, letter, labels):
+        problems.add(
+            doc,
+            (*where, "sides"),
+            f"the sides {list(labels)} do not have symmetry {letter!r}",
+            "give the letter of the symmetry the sides have (F: none)",
+        )
+        return False
+    return labels
+
+
 def _tile_images(doc, where, entry, name, letter, unique, folder, node, problems):
     if "color" in entry:
         rgb = _color(doc, (*where, "color"), entry["color"], problems)
@@ -315,14 +456,13 @@ def _tile_images(doc, where, entry, name, letter, unique, folder, node, problems
             return None
         side = node.get("tile_size", DEFAULT_TILE_SIZE)
         return (np.broadcast_to(np.array(rgb, np.uint8), (side, side, 3)).copy(),)
-    cardinality = SYMMETRIES[letter][0]
     files = [entry["image"]] if "image" in entry else None
     if files is None:
-        stems = [f"{name} {t}" for t in range(cardinality)] if unique else [name]
+        stems = [f"{name} {t}" for t in range(len(local_actions(letter)))] if unique else [name]
         files = [_find_tile(folder, stem) for stem in stems]
     images = []
     for file in files:
-        image = _image(
+        image = read_image(
             doc, (*where, "image") if "image" in entry else where, str(file), folder, problems
         )
         if image is None:
@@ -448,30 +588,57 @@ def _restrict_pixels(run: WfcRun, xs: np.ndarray, ys: np.ndarray, color: int) ->
             run.restrictions.append(Restriction(np.unique(cx[keep] + cy[keep] * columns), allowed))
 
 
-def _apply(run: WfcRun, xs: np.ndarray, ys: np.ndarray, what) -> None:
-    """Restrict the cells (tiled) or pixels (overlapping) at (xs, ys) to `what`."""
+def _apply(run: WfcRun, xs: np.ndarray, ys: np.ndarray, what, zs=None) -> None:
+    """Restrict the cells (tiled) or pixels (overlapping) at (xs, ys[, zs]) to `what`."""
     if run.tiled is not None:
-        columns = run.grid[0]
-        run.restrictions.append(Restriction(np.unique(xs + ys * columns), what))
+        columns, rows = run.grid
+        layer = 0 if zs is None else zs * columns * rows
+        run.restrictions.append(Restriction(np.unique(xs + ys * columns + layer), what))
     else:
         _restrict_pixels(run, xs, ys, what)
 
 
 def _fixed(doc, path, item, run: WfcRun, problems) -> None:
     width, height = run.width, run.height
-    where = [k for k in ("at", "row", "column") if k in item]
-    if len(where) != 1:
-        problems.add(doc, path, "give exactly one of 'at: [x, y]', 'row: y' and 'column: x'")
+    cube = run.topology.grid == "cube"
+    allowed = ("at", "layer") if cube else ("at", "row", "column")
+    where = [k for k in ("at", "row", "column", "layer") if k in item]
+    if len(where) != 1 or where[0] not in allowed:
+        problems.add(
+            doc,
+            path,
+            "give exactly one of 'at: [x, y, z]' and 'layer: z' on a cube grid"
+            if cube
+            else "give exactly one of 'at: [x, y]', 'row: y' and 'column: x'",
+        )
         return
     what = _values_of(doc, path, item, run, problems)
     if what is None:
         return
+    zs = None
     if "at" in item:
-        x, y = item["at"]
-        if not (-width <= x < width and -height <= y < height):
-            problems.add(doc, (*path, "at"), f"[{x}, {y}] is outside the {width} x {height} output")
+        at, sizes = item["at"], (width, height, run.depth)[: 3 if cube else 2]
+        if len(at) != len(sizes):
+            problems.add(
+                doc,
+                (*path, "at"),
+                f"a cell of a {run.topology.grid} grid is [{'x, y, z'[: 3 * len(sizes) - 2]}]",
+            )
             return
-        xs, ys = np.array([x % width]), np.array([y % height])
+        if not all(-n <= c < n for c, n in zip(at, sizes, strict=True)):
+            shown = " x ".join(map(str, sizes))
+            problems.add(doc, (*path, "at"), f"{list(at)} is outside the {shown} output")
+            return
+        xs, ys = np.array([at[0] % width]), np.array([at[1] % height])
+        if cube:
+            zs = np.array([at[2] % run.depth])
+    elif "layer" in item:
+        z = item["layer"]
+        if not -run.depth <= z < run.depth:
+            problems.add(doc, (*path, "layer"), f"layer {z} is outside the {run.depth} layers")
+            return
+        ys, xs = (a.ravel() for a in np.indices((height, width)))
+        zs = np.full(len(xs), z % run.depth)
     elif "row" in item:
         y = item["row"]
         if not -height <= y < height:
@@ -484,7 +651,7 @@ def _fixed(doc, path, item, run: WfcRun, problems) -> None:
             problems.add(doc, (*path, "column"), f"column {x} is outside the {width} columns")
             return
         xs, ys = np.full(height, x % width), np.arange(height)
-    _apply(run, xs, ys, what)
+    _apply(run, xs, ys, what, zs)
 
 
 def _border(doc, path, item, run: WfcRun, problems) -> None:
@@ -492,6 +659,27 @@ def _border(doc, path, item, run: WfcRun, problems) -> None:
     if what is None:
         return
     width, height = run.width, run.height
+    if run.topology.grid == "cube":
+        names = CUBE_SIDES
+        wrong = [s for s in item.get("sides", names) if s not in names]
+    else:
+        names = SIDES
+        wrong = [s for s in item.get("sides", names) if s not in names]
+    if wrong:
+        problems.add(
+            doc,
+            (*path, "sides"),
+            f"'{wrong[0]}' is not a side of a {run.topology.grid} grid",
+            f"sides: {', '.join(names)}",
+        )
+        return
+    if run.topology.grid == "cube":
+        xyz = run.topology.coordinates()
+        for side in item.get("sides", names):
+            axis, end = divmod(names.index(side), 2)
+            on = xyz[xyz[:, axis] == (run.topology.shape[axis] - 1) * end]
+            _apply(run, on[:, 0], on[:, 1], what, on[:, 2])
+        return
     for side in item.get("sides", list(SIDES)):
         if side in ("top", "bottom"):
             xs, ys = np.arange(width), np.full(width, 0 if side == "top" else height - 1)
@@ -516,7 +704,7 @@ def _count(doc, path, item, run: WfcRun, problems) -> None:
     mask = _tile_mask(doc, (*path, "tile"), [item["tile"]], run, problems)
     if mask is None:
         return
-    cells = run.grid[0] * run.grid[1]
+    cells = run.cells
     lo, hi = item.get("min", 0), item.get("max", cells)
     if lo > hi:
         problems.add(doc, path, f"min {lo} is more than max {hi}")
@@ -531,13 +719,28 @@ def _connected(doc, path, item, run: WfcRun, problems) -> None:
     if "exits" not in item:
         run.connection = Connection(np.flatnonzero(mask), None)
         return
-    exits = {d: np.zeros(run.values, dtype=bool) for d in DIRECTIONS}
+    directions = run.topology.directions
+    exits = {d: np.zeros(run.values, dtype=bool) for d in range(len(directions))}
     for name, sides in item["exits"].items():
         if name not in run.tiled.first:
             _unknown_tile(doc, (*path, "exits", name), name, list(run.tiled.first), problems)
             return
+        wrong = [side for side in sides if side not in directions]
+        if wrong:
+            problems.add(
+                doc,
+                (*path, "exits", name),
+                f"'{wrong[0]}' is not a direction of a {run.topology.grid} grid",
+                f"directions: {', '.join(directions)}",
+            )
+            return
         for variant in run.tiled.variants(name):
-            local = variant - run.tiled.first[name]
-            for side in rotate_exits(set(sides), local):
-                exits[side][variant] = True
+            if run.topology.grid == "square":
+                local = variant - run.tiled.first[name]
+                opened = {DIRECTIONS.index(d) for d in rotate_exits(set(sides), local)}
+            else:
+                base = {directions.index(side) for side in sides}
+                opened = variant_exits(run.tiled, variant, base)
+            for d in opened:
+                exits[d][variant] = True
     run.connection = Connection(np.flatnonzero(mask), exits)

@@ -9,6 +9,7 @@ import numpy as np
 from ...spec.document import Document
 from .patterns import PatternModel
 from .tiles import TiledModel
+from .topology import Topology
 
 DEFAULT_SIZE = {"overlapping": 48, "tiled": 24}
 
@@ -36,7 +37,7 @@ class Connection:
     """Cells holding `values` form one network; `exits[d]`: values open towards direction d."""
 
     values: np.ndarray
-    exits: dict[str, np.ndarray] | None
+    exits: dict[int, np.ndarray] | None
 
 
 @dataclass
@@ -62,6 +63,9 @@ class WfcRun:
     counts: list[Count] = field(default_factory=list)
     connection: Connection | None = None
     notes: list[str] = field(default_factory=list)
+    topology: Topology | None = None  # set by the loader once the grid is known
+    depth: int = 1  # cube: layers
+    extra: tuple[str, ...] = ()  # further files per output: csv, tmx, vox, svg
 
     @property
     def values(self) -> int:
@@ -78,6 +82,12 @@ class WfcRun:
             return self.width, self.height
         n = self.patterns.n
         return self.width - n + 1, self.height - n + 1
+
+    @property
+    def cells(self) -> int:
+        """Cells of the whole grid (the map and any cells a mask takes out)."""
+        columns, rows = self.grid
+        return columns * rows * self.depth
 
 
 @dataclass

@@ -11,7 +11,8 @@ from ...search import backtrack
 from ...search.propagate import Model, State
 from .model import WfcRun, WfcSpec
 from .network import build_network
-from .render import pixels, png_bytes, text_grid
+from .outputs import pictures, written_files
+from .render import cell_domains, cell_values, text_grid
 
 
 def policy_of(run: WfcRun, cells: int) -> backtrack.Policy:
@@ -80,7 +81,7 @@ class WfcProblem:
     def run(self, ctx: RunContext) -> RunOutput:
         began = time.perf_counter()
         outputs, artifacts, summary = [], {}, []
-        total_cells = sum(r.grid[0] * r.grid[1] * r.outputs for r in self.spec.runs)
+        total_cells = sum(r.cells * r.outputs for r in self.spec.runs)
         if ctx.progress is not None:
             ctx.progress.start(f"wfc {self.spec.name}", total_cells)
         single = len(self.spec.runs) == 1 and self.spec.runs[0].outputs == 1
@@ -141,9 +142,11 @@ class WfcProblem:
         if ctx.progress is not None:
             ctx.progress.advance(cells - reported[0])
         search = outcome.last
-        files = {f"{stem}.png": png_bytes(pixels(run, search.domains()))}
+        values = cell_values(run, search.values())
+        files = pictures(run, cell_domains(run, search.domains()), values, stem)
         if run.tiled is not None and run.text_output:
-            files[f"{stem}.txt"] = text_grid(run, search.values())
+            files[f"{stem}.txt"] = text_grid(run, values)
+        files.update(written_files(run, values, stem))
         record = {
             "run": run.name,
             "seed": seed,
@@ -153,7 +156,7 @@ class WfcProblem:
             "backtracks": outcome.backtracks,
             "decisions": outcome.decisions,
             "seconds": round(outcome.seconds, 4),
-            "grid": list(run.grid),
+            "grid": list(run.topology.shape[: 3 if run.depth > 1 else 2]),
             "image": f"{stem}.png",
             "text": f"{stem}.txt" if f"{stem}.txt" in files else None,
         }
