@@ -1,0 +1,99 @@
+"""Plain-Python references for WFC on hex and cube grids, sharing nothing with the engine.
+
+Hex neighbours come from geometry: every hex is placed by its centre in the plane (odd rows,
+or odd columns, pushed half a hex over, as Tiled draws them) and the neighbour in direction d
+is the hex whose centre lies one hex-width away at angle d * 60 degrees (plus 30 for flat-top
+hexes), on a torus where an axis wraps. Cube neighbours are one step along x, y or z. A result
+is checked pair by pair against the rule tables, and tiny maps are counted by trying every
+assignment.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+ROOT3 = math.sqrt(3)
+
+
+def _centres(layout: str, columns: int, rows: int) -> dict[tuple[int, int], tuple[float, float]]:
+    """Hex centres (x right, y up) for circumradius 1."""
+    out = {}
+    for y in range(rows):
+        for x in range(columns):
+            if layout == "pointy":
+                out[x, y] = (ROOT3 * (x + 0.5 * (y % 2)), -1.5 * y)
+            else:
+                out[x, y] = (1.5 * x, -ROOT3 * (y + 0.5 * (x % 2)))
+    return out
+
+
+def hex_neighbours(layout: str, columns: int, rows: int, periodic: tuple[bool, bool]):
+    """{(cell, d): neighbour cell} for every hex cell and direction that has one."""
+    centres = _centres(layout, columns, rows)
+    period = (ROOT3 * columns, 1.5 * rows) if layout == "pointy" else (1.5 * columns, ROOT3 * rows)
+    start = 0.0 if layout == "pointy" else 30.0
+    found = {}
+    for (x, y), (cx, cy) in centres.items():
+        for d in range(6):
+            angle = math.radians(start + 60 * d)
+            tx, ty = cx + ROOT3 * math.cos(angle), cy + ROOT3 * math.sin(angle)
+            for (ox, oy), (px, py) in centres.items():
+                dx, dy = tx - px, ty - py
+                if periodic[0]:
+                    dx -= period[0] * round(dx / period[0])
+                if periodic[1]:
+                    dy -= period[1] * round(dy / period[1])
+                if abs(dx) < 1e-6 and abs(dy) < 1e-6:
+                    found[x + y * columns, d] = ox + oy * columns
+    return found
+
+
+def cube_neighbours(shape: tuple[int, int, int], periodic: tuple[bool, bool, bool]):
+    """{(cell, d): neighbour} for east, north, west, south, up, down (z up, y north)."""
+    steps = [(1, 0, 0), (0, 1, 0), (-1, 0, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)]
+    found = {}
+    for z, y, x in itertools.product(*(range(n) for n in reversed(shape))):
+        for d, step in enumerate(steps):
+            there = [x + step[0], y + step[1], z + step[2]]
+            ok = True
+            for axis in range(3):
+                if periodic[axis]:
+                    there[axis] %= shape[axis]
+                elif not 0 <= there[axis] < shape[axis]:
+                    ok = False
+            if ok:
+                found[x + y * shape[0] + z * shape[0] * shape[1], d] = (
+                    there[0] + there[1] * shape[0] + there[2] * shape[0] * shape[1]
+                )
+    return found
+
+
+def violations(values, neighbours, sides, inside=None) -> list[tuple[int, int, int]]:
+    """(cell, d, neighbour) for every adjacent pair of map cells the rule tables forbid."""
+    bad = []
+    for (u, d), v in neighbours.items():
+        if inside is not None and not (inside[u] and inside[v]):
+            continue
+        if not sides[d][values[u], values[v]]:
+            bad.append((u, d, v))
+    return bad
+
+
+def brute_count(cells: int, values: int, neighbours, sides, inside=None) -> int:
+    """Assignments of the map cells (values per cell) that no rule forbids."""
+    live = [c for c in range(cells) if inside is None or inside[c]]
+    pairs = [
+        (u, d, v)
+        for (u, d), v in neighbours.items()
+        if (inside is None or (inside[u] and inside[v]))
+    ]
+    total = 0
+    grid = np.zeros(cells, dtype=np.int64)
+    for choice in itertools.product(range(values), repeat=len(live)):
+        grid[live] = choice
+        if all(sides[d][grid[u], grid[v]] for u, d, v in pairs):
+            total += 1
+    return total
