@@ -117,7 +117,7 @@ def _decode(source: str, data: Element, cells: int) -> np.ndarray:
         gids = [_int(source, t, "gid", 0) for t in data.all("tile")]
     elif encoding == "csv":
         try:
-            gids = [int(x) for x in data.text.replace("\n", "").split(",") if x.strip()]
+            gids = [int(x) for x in data.text.replace(",", " ").split()]
         except ValueError:
             raise _fail(source, data, "the CSV layer data holds something not a number") from None
     elif encoding == "base64":

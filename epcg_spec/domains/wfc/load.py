@@ -12,6 +12,7 @@ from ...errors import SpecError
 from ...spec.document import Document
 from ...spec.document import Path as DocPath
 from ...spec.load import read_text
+from .examples import learn, read_map
 from .formats import read_tileset
 from .inputs import Problems, read_image
 from .masks import read_mask
@@ -40,6 +41,7 @@ ONLY = {
     "overlapping": ("sample", "N", "symmetry", "periodic_input", "ground"),
     "tiled": (
         "tileset",
+        "example",
         "tiles",
         "neighbors",
         "subset",
@@ -267,13 +269,16 @@ def _patterns(doc, path, node, folder, problems) -> PatternModel | None:
 
 
 def _tiles(doc, path, node, folder, problems, topology: Topology) -> TiledModel | None:
-    if ("tileset" in node) == ("tiles" in node):
+    if sum(key in node for key in ("tileset", "tiles", "example")) != 1:
         problems.add(
             doc,
             path,
-            "a tiled model needs either 'tileset' (a tileset XML) or 'tiles' (inline), not both",
+            "a tiled model needs one of 'tileset' (a tileset XML), 'tiles' (inline) and "
+            "'example' (a map to learn from)",
         )
         return None
+    if "example" in node:
+        return _example(doc, (*path, "example"), node, folder, problems, topology)
     if "tileset" in node:
         if "neighbors" in node or "subsets" in node:
             key = "neighbors" if "neighbors" in node else "subsets"
@@ -334,6 +339,32 @@ def _tiles(doc, path, node, folder, problems, topology: Topology) -> TiledModel 
                 down = topology.directions.index("down") if sides[0] == "top" else 0
                 add_world_rule(model, topology, pair[0], pair[1], down)
     return None if problems.found else model
+
+
+def _example(doc, path, node, folder, problems, topology: Topology) -> TiledModel | None:
+    """Tiles and adjacency learned from a map drawn in Tiled, MagicaVoxel or as CSV."""
+    for key in ("neighbors", "subsets", "subset"):
+        if key in node:
+            problems.add(doc, (*path[:-1], key), f"'{key}' comes from the example map here")
+            return None
+    data = read_map(doc, path, node["example"], folder, problems)
+    if data is None:
+        return None
+    if data.layout is not None and data.layout != topology.layout:
+        problems.add(
+            doc,
+            path,
+            f"the example is a {data.layout} map but the grid is {topology.layout}",
+            "set 'grid' (and 'orientation') to match the example",
+        )
+        return None
+    if data.ids.shape[0] > 1 and topology.grid != "cube":
+        problems.add(doc, path, "the example has layers but the grid is flat", "use 'grid: cube'")
+        return None
+    if not (data.ids >= 0).any():
+        problems.add(doc, path, "the example map holds no tile")
+        return None
+    return learn(data, topology.layout)
 
 
 def _subset(doc, path, node, source, problems) -> set[str] | None:
@@ -601,6 +632,9 @@ def _apply(run: WfcRun, xs: np.ndarray, ys: np.ndarray, what, zs=None) -> None:
 def _fixed(doc, path, item, run: WfcRun, problems) -> None:
     width, height = run.width, run.height
     cube = run.topology.grid == "cube"
+    if "map" in item:
+        _fixed_map(doc, path, item, run, problems)
+        return
     allowed = ("at", "layer") if cube else ("at", "row", "column")
     where = [k for k in ("at", "row", "column", "layer") if k in item]
     if len(where) != 1 or where[0] not in allowed:
@@ -652,6 +686,40 @@ def _fixed(doc, path, item, run: WfcRun, problems) -> None:
             return
         xs, ys = np.full(height, x % width), np.arange(height)
     _apply(run, xs, ys, what, zs)
+
+
+def _fixed_map(doc, path, item, run: WfcRun, problems) -> None:
+    """Every drawn cell of a partly drawn map holds the tile (or variant) its id names."""
+    others = [k for k in item if k != "map"]
+    if others or run.tiled is None:
+        problems.add(
+            doc,
+            (*path, others[0]) if others else (*path, "map"),
+            "'map' fixes tiles on its own" if others else "a map fixes tiles: tiled model only",
+        )
+        return
+    folder = Path(doc.source).resolve().parent
+    data = read_map(doc, (*path, "map"), item["map"], folder, problems)
+    if data is None:
+        return
+    shape = run.topology.shape
+    if data.shape != shape:
+        problems.add(
+            doc,
+            (*path, "map"),
+            f"the map is {' x '.join(map(str, data.shape))} cells, the grid "
+            f"{' x '.join(map(str, shape))}",
+        )
+        return
+    flat = data.ids.ravel()
+    for tile in np.unique(flat[flat >= 0]).tolist():
+        name = data.name(tile)
+        if name not in run.tiled.first:
+            name = data.names.get(tile, name)
+        mask = _tile_mask(doc, (*path, "map"), [name], run, problems)
+        if mask is None:
+            return
+        run.restrictions.append(Restriction(np.flatnonzero(flat == tile), mask))
 
 
 def _border(doc, path, item, run: WfcRun, problems) -> None:
