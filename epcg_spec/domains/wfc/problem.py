@@ -13,6 +13,7 @@ from .model import WfcRun, WfcSpec
 from .network import build_network
 from .outputs import pictures, written_files
 from .render import cell_domains, cell_values, text_grid
+from .topology import describe_grid
 
 
 def policy_of(run: WfcRun, cells: int) -> backtrack.Policy:
@@ -55,7 +56,6 @@ class WfcProblem:
     def explain(self) -> list[tuple[str, str]]:
         rows = [("spec", f"{self.spec.name} (kind: wfc)")]
         for run in self.spec.runs:
-            columns, rows_ = run.grid
             what = (
                 f"tiled, {len(run.tiled.tiles)} tiles, {run.values} variants"
                 if run.tiled is not None
@@ -64,9 +64,9 @@ class WfcProblem:
             )
             rows += [
                 (f"run {run.name}", what),
-                ("  grid", f"{columns} x {rows_} cells{', periodic' if run.periodic else ''}"),
+                ("  grid", describe_grid(run.topology)),
                 ("  heuristic", run.heuristic),
-                ("  back end", _describe_policy(policy_of(run, columns * rows_))),
+                ("  back end", _describe_policy(policy_of(run, run.cells))),
                 ("  restrictions", f"{len(run.restrictions)} (fixed cells, borders, ground)"),
             ]
             for count in run.counts:
@@ -74,7 +74,7 @@ class WfcProblem:
             if run.connection is not None:
                 how = "through tile exits" if run.connection.exits else "through adjacent cells"
                 rows.append(("  connected", f"{len(run.connection.values)} variants, {how}"))
-            memory = columns * rows_ * run.values * (4 * 4 + 8 + 1) + run.values**2 * 16
+            memory = run.cells * run.values * (4 * 4 + 8 + 1) + run.values**2 * 16
             rows.append(("  estimated memory", f"{memory / 2**20:,.1f} MiB"))
         return rows
 

@@ -147,3 +147,21 @@ class Topology:
 def square(columns: int, rows: int, periodic: bool) -> Topology:
     """The plain 2D grid of the reference."""
     return Topology("square", (columns, rows, 1), (periodic, periodic, False))
+
+
+def describe_grid(topology: Topology) -> str:
+    """One line for `explain`: the size, the kind of grid, what wraps and what is masked."""
+    shape = topology.shape if topology.grid == "cube" else topology.shape[:2]
+    text = f"{' x '.join(map(str, shape))} cells"
+    if topology.grid == "hex":
+        text += f", hex ({topology.layout} top)"
+    elif topology.grid == "cube":
+        text += ", cube (z up)"
+    axes = [a for a, wraps in zip("xyz", topology.periodic, strict=True) if wraps]
+    if len(axes) == len(shape):
+        text += ", periodic"
+    elif axes:
+        text += f", periodic along {' and '.join(axes)}"
+    if topology.mask is not None:
+        text += f", {int((~topology.mask).sum())} masked out"
+    return text

@@ -16,6 +16,7 @@ from epcg_spec.domains.wfc.tiles import SYMMETRIES, local_actions
 from epcg_spec.domains.wfc.topology import Topology
 from epcg_spec.search import backtrack
 from epcg_spec.spec.load import load_spec
+from tests.domains.wfc.paths import DATA
 from tests.oracles.wfc_worlds_oracle import (
     brute_count,
     cube_neighbours,
@@ -340,3 +341,60 @@ def test_a_mask_image_takes_out_its_dark_pixels(write_spec, tmp_path):
     Image.fromarray(picture).save(tmp_path / "mask.png")
     run = hex_run(write_spec, LINES, width=4, height=3, mask={"image": str(tmp_path / "mask.png")})
     assert np.flatnonzero(~run.topology.inside()).tolist() == [1 * 4 + 2]
+
+
+MAZE = str(DATA / "maze.png")
+BROKEN = [
+    ({"model": "overlapping", "sample": MAZE, "grid": "hex"}, "runs on square grids, not hex"),
+    (
+        {**LINES, "grid": "square", "tiles": LINES["tiles"][:1]},
+        "side labels are for hex and cube grids",
+    ),
+    ({**LINES, "depth": 3}, "'depth' applies to cube grids, not hex"),
+    ({**LINES, "height": 5, "periodic": True}, "needs an even number of rows, not 5"),
+    ({**LINES, "periodic": [True, False, True]}, "takes 2 booleans (x, y) on a hex grid"),
+    (
+        {**LINES, "tiles": [{**LINES["tiles"][1], "symmetry": "Y"}]},
+        "do not have symmetry 'Y'",
+    ),
+    ({**LINES, "tiles": [{**LINES["tiles"][1], "sides": list("poop")}]}, "is too short"),
+    (
+        {**LINES, "connected": {"tiles": ["line"], "exits": {"line": ["east", "up"]}}},
+        "'up' is not a direction of a hex grid",
+    ),
+    ({**CUBE_TERRAIN, "write": ["tmx"]}, "'tmx' files are not written for cube"),
+    ({**LINES, "mask": {"cells": [[5, 0]]}, "size": 4}, "[5, 0] is outside the 4 x 4 grid"),
+    ({**LINES, "fixed": [{"at": [1, 1, 1], "tile": "line"}]}, "a cell of a hex grid is [x, y]"),
+    ({**CUBE_TERRAIN, "fixed": [{"row": 1, "tile": "air"}]}, "'layer: z' on a cube grid"),
+    (
+        {**CUBE_TERRAIN, "border": {"tile": "air", "sides": ["top"]}},
+        "'top' is not a side of a cube",
+    ),
+    (
+        {
+            "model": "tiled",
+            "grid": "hex",
+            "tiles": [{"name": "a", "color": "#ffffff"}],
+            "neighbors": [{"top": "a", "bottom": "a"}],
+        },
+        "'top'/'bottom' rules stack tiles on cube grids",
+    ),
+    ({"model": "tiled", "example": "missing.csv"}, "no map at"),
+    ({"model": "tiled", "example": MAZE}, "maze.png is not a map WFC reads"),
+]
+
+
+@pytest.mark.parametrize("fields,message", BROKEN)
+def test_broken_world_specs_give_one_located_line(write_spec, tmp_path, capsys, fields, message):
+    spec = write_spec(**fields)
+    code = main(["build", str(spec), "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 1 and len(err) == 1 and message in err[0], err
+    assert err[0].startswith(f"{spec}:")
+
+
+def test_explain_names_the_grid(write_spec, capsys):
+    spec = write_spec(**LINES, orientation="flat", width=6, height=5, periodic=[True, False],
+                      mask={"cells": [[0, 0]]})  # fmt: skip
+    assert main(["explain", str(spec)]) == 0
+    assert "6 x 5 cells, hex (flat top), periodic along x, 1 masked out" in capsys.readouterr().out
