@@ -718,28 +718,34 @@ def _border(doc, path, item, run: WfcRun, problems) -> None:
     if what is None:
         return
     width, height = run.width, run.height
-    if run.topology.grid == "cube":
-        names = CUBE_SIDES
-        wrong = [s for s in item.get("sides", names) if s not in names]
-    else:
-        names = SIDES
-        wrong = [s for s in item.get("sides", names) if s not in names]
+    names = CUBE_SIDES if run.topology.grid == "cube" else SIDES
+    masked = run.topology.mask is not None
+    wanted = list(item.get("sides", (*names, "mask") if masked else names))
+    wrong = [s for s in wanted if s not in names and s != "mask"]
+    if "mask" in wanted and not masked:
+        wrong.append("mask")
     if wrong:
         problems.add(
             doc,
             (*path, "sides"),
-            f"'{wrong[0]}' is not a side of a {run.topology.grid} grid",
-            f"sides: {', '.join(names)}",
+            f"'{wrong[0]}' is not a side of this {run.topology.grid} grid",
+            f"sides: {', '.join(names)}{', mask (where the grid has a mask)' if masked else ''}",
         )
         return
+    if "mask" in wanted:
+        wanted.remove("mask")
+        if run.tiled is None:
+            problems.add(doc, (*path, "sides"), "a border along the mask: tiled model only")
+            return
+        run.restrictions.append(Restriction(run.topology.beside_mask(), what))
     if run.topology.grid == "cube":
         xyz = run.topology.coordinates()
-        for side in item.get("sides", names):
+        for side in wanted:
             axis, end = divmod(names.index(side), 2)
             on = xyz[xyz[:, axis] == (run.topology.shape[axis] - 1) * end]
             _apply(run, on[:, 0], on[:, 1], what, on[:, 2])
         return
-    for side in item.get("sides", list(SIDES)):
+    for side in wanted:
         if side in ("top", "bottom"):
             xs, ys = np.arange(width), np.full(width, 0 if side == "top" else height - 1)
         else:

@@ -143,6 +143,16 @@ class Topology:
         both = inside[u] & inside[v]
         return u[both], v[both]
 
+    def beside_mask(self) -> np.ndarray:
+        """Map cells with a neighbour the mask took out."""
+        whole = Topology(self.layout, self.shape, self.periodic)
+        inside = self.inside()
+        out = np.zeros(self.cells, dtype=bool)
+        for d in range(len(self.directions)):
+            u, v = whole.links(d)
+            out[u[inside[u] & ~inside[v]]] = True
+        return np.flatnonzero(out)
+
 
 def square(columns: int, rows: int, periodic: bool) -> Topology:
     """The plain 2D grid of the reference."""

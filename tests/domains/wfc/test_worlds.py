@@ -368,7 +368,7 @@ BROKEN = [
     ({**CUBE_TERRAIN, "fixed": [{"row": 1, "tile": "air"}]}, "'layer: z' on a cube grid"),
     (
         {**CUBE_TERRAIN, "border": {"tile": "air", "sides": ["top"]}},
-        "'top' is not a side of a cube",
+        "'top' is not a side of this cube",
     ),
     (
         {
@@ -398,3 +398,19 @@ def test_explain_names_the_grid(write_spec, capsys):
                       mask={"cells": [[0, 0]]})  # fmt: skip
     assert main(["explain", str(spec)]) == 0
     assert "6 x 5 cells, hex (flat top), periodic along x, 1 masked out" in capsys.readouterr().out
+
+
+def test_a_border_runs_along_the_mask_too(write_spec, tmp_path):
+    tiles = [{**HEX_PIPES["tiles"][0], "weight": 0.01}, *HEX_PIPES["tiles"][1:]]
+    spec = write_spec(
+        **{**HEX_PIPES, "tiles": tiles}, width=10, height=10, seed=2, write=["csv"],
+        mask={"cells": [[4, 4], [5, 5]]}, border={"tile": "empty"},
+    )  # fmt: skip
+    build(spec, tmp_path / "out")
+    values = read_csv((tmp_path / "out" / "spec.csv").read_text(), "x").ravel()
+    neighbours = hex_neighbours("pointy", 10, 10, (False, False))
+    out = {4 * 10 + 4, 5 * 10 + 5}
+    beside = {u for (u, _), v in neighbours.items() if v in out and u not in out}
+    edge = {c for c in range(100) if c % 10 in (0, 9) or c // 10 in (0, 9)}
+    assert len(beside) == 10 and all(values[c] == 0 for c in beside | edge)
+    assert (values[[c for c in range(100) if c not in beside | edge | out]] > 0).any()
