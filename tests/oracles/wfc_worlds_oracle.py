@@ -82,8 +82,9 @@ def violations(values, neighbours, sides, inside=None) -> list[tuple[int, int, i
     return bad
 
 
-def brute_count(cells: int, values: int, neighbours, sides, inside=None) -> int:
-    """Assignments of the map cells (values per cell) that no rule forbids."""
+def brute_count(cells: int, values: int, neighbours, sides, inside=None, extra=None) -> int:
+    """Assignments of the map cells (values per cell) that no rule forbids (and `extra`,
+    given the whole grid, accepts)."""
     live = [c for c in range(cells) if inside is None or inside[c]]
     pairs = [
         (u, d, v)
@@ -94,6 +95,43 @@ def brute_count(cells: int, values: int, neighbours, sides, inside=None) -> int:
     grid = np.zeros(cells, dtype=np.int64)
     for choice in itertools.product(range(values), repeat=len(live)):
         grid[live] = choice
-        if all(sides[d][grid[u], grid[v]] for u, d, v in pairs):
+        if all(sides[d][grid[u], grid[v]] for u, d, v in pairs) and (extra is None or extra(grid)):
             total += 1
     return total
+
+
+def square_neighbours(columns: int, rows: int):
+    """{(cell, d): neighbour} for right, up, left, down on a bounded grid (y down)."""
+    steps = [(1, 0), (0, -1), (-1, 0), (0, 1)]
+    found = {}
+    for y in range(rows):
+        for x in range(columns):
+            for d, (dx, dy) in enumerate(steps):
+                if 0 <= x + dx < columns and 0 <= y + dy < rows:
+                    found[x + y * columns, d] = x + dx + (y + dy) * columns
+    return found
+
+
+def far_enough(grid, neighbours, members, distance: int) -> bool:
+    """No two cells holding a value of `members` fewer than `distance` steps apart."""
+    held = [c for c in range(len(grid)) if members[grid[c]]]
+    for start in held:
+        ring, seen = {start}, {start}
+        for _ in range(distance - 1):
+            ring = {v for (u, _), v in neighbours.items() if u in ring} - seen
+            seen |= ring
+        if any(c != start and members[grid[c]] for c in seen):
+            return False
+    return True
+
+
+def short_runs(grid, neighbours, members, most: int, d: int) -> bool:
+    """No `most` + 1 cells in a row (stepping direction d) all holding `members`."""
+    for start in range(len(grid)):
+        cell, length = start, 0
+        while cell is not None and members[grid[cell]] and length <= most:
+            length += 1
+            cell = neighbours.get((cell, d))
+        if length > most:
+            return False
+    return True

@@ -12,6 +12,7 @@ from ...errors import SpecError
 from ...spec.document import Document
 from ...spec.document import Path as DocPath
 from ...spec.load import read_text
+from .constraints import AXES, MIRRORS, max_consecutive, mirror, separation
 from .examples import learn, read_map
 from .formats import read_tileset
 from .inputs import Problems, read_image
@@ -49,6 +50,9 @@ ONLY = {
         "tile_size",
         "counts",
         "connected",
+        "separation",
+        "max_consecutive",
+        "mirror",
         "text_output",
         "black_background",
     ),
@@ -193,10 +197,18 @@ def _run(doc, path, node, folder, problems: Problems, name: str) -> WfcRun | Non
         _border(doc, (*path, "border"), node["border"], run, problems)
     if node.get("ground"):
         _ground(run)
+    if run.tiled is None:  # the tiled-only keys below were reported above
+        return run
     for i, item in enumerate(node.get("counts") or []):
         _count(doc, (*path, "counts", i), item, run, problems)
     if "connected" in node:
         _connected(doc, (*path, "connected"), node["connected"], run, problems)
+    for i, item in enumerate(node.get("separation") or []):
+        _separation(doc, (*path, "separation", i), item, run, problems)
+    for i, item in enumerate(node.get("max_consecutive") or []):
+        _max_consecutive(doc, (*path, "max_consecutive", i), item, run, problems)
+    for i, axis in enumerate(node.get("mirror") or []):
+        _mirror(doc, (*path, "mirror", i), axis, run, problems)
     return run
 
 
@@ -809,3 +821,53 @@ def _connected(doc, path, item, run: WfcRun, problems) -> None:
             for d in opened:
                 exits[d][variant] = True
     run.connection = Connection(np.flatnonzero(mask), exits)
+
+
+def _separation(doc, path, item, run: WfcRun, problems) -> None:
+    mask = _tile_mask(doc, (*path, "tiles"), item["tiles"], run, problems)
+    if mask is None:
+        return
+    if item["distance"] < 2:
+        problems.add(
+            doc,
+            (*path, "distance"),
+            f"distance {item['distance']} keeps every pair apart already",
+            "give 2 or more: 2 keeps the tiles off neighbouring cells",
+        )
+        return
+    run.nogoods.append(separation(run.topology, mask, item["distance"]))
+
+
+def _max_consecutive(doc, path, item, run: WfcRun, problems) -> None:
+    mask = _tile_mask(doc, (*path, "tiles"), item["tiles"], run, problems)
+    if mask is None:
+        return
+    axes = AXES[run.topology.layout]
+    axis = item.get("axis", "x")
+    if axis not in axes:
+        problems.add(
+            doc,
+            (*path, "axis") if "axis" in item else path,
+            f"rows of a {run.topology.layout} grid do not run along {axis}",
+            f"axes here: {', '.join(axes)}",
+        )
+        return
+    run.nogoods.append(max_consecutive(run.topology, mask, item["max"], axis))
+
+
+def _mirror(doc, path, axis: str, run: WfcRun, problems) -> None:
+    axes = MIRRORS.get(run.topology.layout, {})
+    if axis not in axes:
+        where = f"a {run.topology.grid} grid" if not axes else f"axis {axis}"
+        problems.add(
+            doc,
+            path,
+            f"mirror {axis}: no mirror for {where}",
+            "mirrors are x or y on square and cube grids",
+        )
+        return
+    nogoods, on_line = mirror(run.topology, run.tiled.actions, axis)
+    run.nogoods.append(nogoods)
+    image = run.tiled.actions[:, axes[axis][0]]
+    if len(on_line):
+        run.restrictions.append(Restriction(on_line, image == np.arange(run.values)))

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...spec.document import Document
+from .constraints import Nogoods
 from .patterns import PatternModel
 from .tiles import TiledModel
 from .topology import Topology
@@ -62,6 +63,7 @@ class WfcRun:
     restrictions: list[Restriction] = field(default_factory=list)
     counts: list[Count] = field(default_factory=list)
     connection: Connection | None = None
+    nogoods: list[Nogoods] = field(default_factory=list)  # separation, max_consecutive, mirror
     notes: list[str] = field(default_factory=list)
     topology: Topology | None = None  # set by the loader once the grid is known
     depth: int = 1  # cube: layers

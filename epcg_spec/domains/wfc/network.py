@@ -28,6 +28,11 @@ def build_network(run: WfcRun) -> Model:
     for restriction in run.restrictions:
         inside = variables[restriction.cells]
         net.restrict(inside[inside >= 0], restriction.allowed)
+    for nogoods in run.nogoods:
+        rows = variables[nogoods.cells]
+        keep = (rows >= 0).all(axis=1)
+        if keep.any():
+            net.nogoods(rows[keep], sets=nogoods.sets[keep])
     cells = np.arange(net.n_vars)
     for count in run.counts:
         net.group(cells, count.values, count.lo, count.hi)
