@@ -2,7 +2,9 @@
 
 `mask: {cells: [[x, y], ...]}` takes out those cells (on a cube grid `[x, y]` takes out the
 whole column, `[x, y, z]` one cell); `mask: {image: file.png}` takes out the cells whose pixel
-is dark (grey level below 128) in an image of one pixel per cell, on every layer.
+is dark (grey level below 128) in an image of one pixel per cell, on every layer;
+`mask: {map: file}` (a Tiled map's first layer, a .vox or a CSV of ids) takes out the cells
+where the map has no tile (or air; a flat map on every layer).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .examples import read_map
 from .inputs import Problems, read_image
 
 
@@ -20,10 +23,26 @@ def read_mask(
     """True per cell (x fastest, then y, then z) where the cell stays in the map."""
     columns, rows, layers = shape
     inside = np.ones((layers, rows, columns), dtype=bool)
-    if ("cells" in node) == ("image" in node):
-        problems.add(doc, path, "a mask is either 'cells' (a list) or 'image' (a PNG), not both")
+    if len(node) != 1:
+        problems.add(
+            doc, path, "a mask is one of 'cells' (a list), 'image' (a PNG) and 'map' (a map file)"
+        )
         return None
-    if "cells" in node:
+    if "map" in node:
+        data = read_map(doc, (*path, "map"), node["map"], folder, problems)
+        if data is None:
+            return None
+        drawn = (data.ids >= 0) & ~np.isin(data.ids, list(data.air))
+        if drawn.shape[1:] != (rows, columns) or drawn.shape[0] not in (1, layers):
+            problems.add(
+                doc,
+                (*path, "map"),
+                f"the map is {' x '.join(map(str, data.shape))} cells, the grid "
+                f"{' x '.join(map(str, shape))}",
+            )
+            return None
+        inside[:] = drawn
+    elif "cells" in node:
         for i, cell in enumerate(node["cells"]):
             if len(cell) == 3 and layers == 1:
                 problems.add(doc, (*path, "cells", i), f"{cell} has a z but the grid is flat")

@@ -414,3 +414,34 @@ def test_a_border_runs_along_the_mask_too(write_spec, tmp_path):
     edge = {c for c in range(100) if c % 10 in (0, 9) or c // 10 in (0, 9)}
     assert len(beside) == 10 and all(values[c] == 0 for c in beside | edge)
     assert (values[[c for c in range(100) if c not in beside | edge | out]] > 0).any()
+
+
+def test_a_mask_from_a_map_takes_out_its_empty_cells(write_spec, tmp_path):
+    (tmp_path / "level.csv").write_text("-1,3,3,3\n3,3,-1,3\n3,3,3,-1\n")
+    run = hex_run(write_spec, LINES, width=4, height=3, mask={"map": str(tmp_path / "level.csv")})
+    assert np.flatnonzero(~run.topology.inside()).tolist() == [0, 6, 11]
+    layers = [{"layer": z, "tile": t} for z, t in enumerate(("stone", "grass", "air"))]
+    voxels = write_spec("v", **CUBE_TERRAIN, width=3, height=2, depth=3, seed=1, fixed=layers)
+    build(voxels, tmp_path / "v")
+    cube = hex_run(write_spec, CUBE_TERRAIN, width=3, height=2, depth=3,
+                   mask={"map": str(tmp_path / "v" / "v.vox")})  # fmt: skip
+    assert cube.topology.inside().tolist() == [True] * 12 + [False] * 6  # air is out
+
+
+def test_partial_hex_and_cube_outputs_and_counts_through_the_cli(write_spec, tmp_path, capsys):
+    spec = write_spec("h", **HEX_PIPES, size=8, limit=5, write=["csv", "tmx"])
+    result = build(spec, tmp_path / "h")
+    assert result["outputs"][0]["status"] == "paused"
+    values = read_csv((tmp_path / "h" / "h.csv").read_text(), "x")
+    assert (values == -1).sum() > 0 and (values >= 0).sum() >= 5
+    assert "?" in (tmp_path / "h" / "h.txt").read_text()
+    cube = write_spec("c", **CUBE_TERRAIN, size=4, limit=3)
+    assert build(cube, tmp_path / "c")["outputs"][0]["status"] == "paused"
+    assert (tmp_path / "c" / "c.vox").read_bytes()[:4] == b"VOX "
+    tiny = write_spec("t", **LINES, width=3, height=2)
+    capsys.readouterr()
+    assert main(["count", str(tiny), "--json"]) == 0
+    run = load_spec(tiny).spec.runs[0]
+    expected = brute_count(6, run.values, hex_neighbours("pointy", 3, 2, (False, False)),
+                           run.tiled.sides)  # fmt: skip
+    assert json.loads(capsys.readouterr().out)["count"] == expected
