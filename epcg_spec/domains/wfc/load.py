@@ -15,6 +15,7 @@ from ...spec.load import read_text
 from .constraints import AXES, MIRRORS, max_consecutive, mirror, separation
 from .examples import learn, read_map
 from .formats import read_tileset
+from .formats_vox import read_vox
 from .inputs import Problems, read_image
 from .masks import read_mask
 from .model import DEFAULT_SIZE, Connection, Count, Restriction, WfcRun, WfcSpec
@@ -36,7 +37,8 @@ from .tiles import (
     local_actions,
     rotate_exits,
 )
-from .topology import Topology, square
+from .topology import Topology
+from .voxels import VoxelPatterns, extract_voxels
 
 ONLY = {
     "overlapping": ("sample", "N", "symmetry", "periodic_input", "ground"),
@@ -152,7 +154,9 @@ def _run(doc, path, node, folder, problems: Problems, name: str) -> WfcRun | Non
         black_background=node.get("black_background", False),
         depth=node.get("depth", size) if layout == "cube" else 1,
     )
-    if model == "overlapping":
+    if model == "overlapping" and layout == "cube":
+        run.patterns = _voxel_patterns(doc, path, node, folder, problems)
+    elif model == "overlapping":
         run.patterns = _patterns(doc, path, node, folder, problems)
     else:
         run.topology = Topology(layout, (width, height, run.depth), axes)
@@ -160,7 +164,8 @@ def _run(doc, path, node, folder, problems: Problems, name: str) -> WfcRun | Non
     if run.tiled is None and run.patterns is None:
         return None
     columns, rows = run.grid
-    shape = (columns, rows, run.depth)
+    bounded = run.patterns is not None and not run.periodic and layout == "cube"
+    shape = (columns, rows, run.depth - run.patterns.n + 1 if bounded else run.depth)
     shown = " x ".join(map(str, shape[: 3 if layout == "cube" else 2]))
     for axis, key in enumerate(("width", "height", "depth")[: 3 if layout == "cube" else 2]):
         low = 2 if axes[axis] else 1
@@ -187,9 +192,17 @@ def _run(doc, path, node, folder, problems: Problems, name: str) -> WfcRun | Non
         mask = read_mask(doc, (*path, "mask"), node["mask"], shape, folder, problems)
         if mask is None:
             return None
-    if run.topology is None:
-        run.topology = square(columns, rows, run.periodic)
-    run.topology = Topology(run.topology.layout, shape, axes, mask)
+    run.topology = Topology(layout, shape, axes, mask)
+    if layout == "cube" and run.patterns is not None:
+        for key in ("fixed", "border"):
+            if key in node:
+                problems.add(
+                    doc,
+                    (*path, key),
+                    f"'{key}' is not taken by the voxel overlapping model yet",
+                    "'ground: true' puts the sample's floor at the bottom",
+                )
+                return None
     run.extra = _writes(doc, path, node, run.topology, model, problems)
     for i, item in enumerate(node.get("fixed") or []):
         _fixed(doc, (*path, "fixed", i), item, run, problems)
@@ -218,12 +231,12 @@ def _run(doc, path, node, folder, problems: Problems, name: str) -> WfcRun | Non
 def _layout(doc, path, node, problems: Problems):
     """(square | pointy | flat | cube, periodic per axis x, y, z), or (None, None)."""
     grid, model = node.get("grid", "square"), node["model"]
-    if grid != "square" and model == "overlapping":
+    if grid == "hex" and model == "overlapping":
         problems.add(
             doc,
             (*path, "grid"),
-            f"the overlapping model runs on square grids, not {grid}",
-            "use 'model: tiled' on hex and cube grids",
+            f"the overlapping model runs on square and cube grids, not {grid}",
+            "use 'model: tiled' on hex grids",
         )
         return None, None
     for key, owner in (("orientation", "hex"), ("depth", "cube")):
@@ -278,6 +291,30 @@ def _patterns(doc, path, node, folder, problems) -> PatternModel | None:
         problems.add(doc, (*path, "N"), f"N = {n} is larger than the {width} x {height} sample")
         return None
     return extract(image, n, node.get("symmetry", 8), node.get("periodic_input", True))
+
+
+def _voxel_patterns(doc, path, node, folder, problems) -> VoxelPatterns | None:
+    """The N x N x N patterns of a .vox sample (its colour indices, no voxel as one more)."""
+    where = (*path, "sample")
+    file = (folder / node["sample"]).resolve()
+    if file.suffix.lower() != ".vox":
+        problems.add(doc, where, "a cube grid's sample is a MagicaVoxel .vox file")
+        return None
+    if not file.exists():
+        problems.add(doc, where, f"no sample at {file}", "paths are relative to the spec's folder")
+        return None
+    try:
+        grid, palette = read_vox(file.read_bytes(), str(file))
+    except SpecError as error:
+        problems.found.extend(error.diagnostics)
+        return None
+    n = node.get("N", 2)
+    if n > min(grid.shape):
+        shown = " x ".join(map(str, grid.shape[::-1]))
+        problems.add(doc, (*path, "N"), f"N = {n} is larger than the {shown} sample")
+        return None
+    used = {c: palette[c] for c in np.unique(grid).tolist() if c > 0}
+    return extract_voxels(grid, used, n, node.get("symmetry", 8), node.get("periodic_input", True))
 
 
 def _tiles(doc, path, node, folder, problems, topology: Topology) -> TiledModel | None:
@@ -766,13 +803,16 @@ def _border(doc, path, item, run: WfcRun, problems) -> None:
 
 
 def _ground(run: WfcRun) -> None:
-    """The sample's bottom patterns fill the bottom row of cells, and appear nowhere else."""
+    """The sample's bottom patterns fill the bottom row (cube: the floor layer) of cells, and
+    appear nowhere else."""
     columns, rows = run.grid
-    row = run.height - run.patterns.n
     bottom = np.zeros(run.values, dtype=bool)
     bottom[run.patterns.bottom] = True
-    cells = np.arange(columns * rows)
-    on_row = cells // columns == row
+    cells = np.arange(run.topology.cells)
+    if run.topology.grid == "cube":
+        on_row = cells < columns * rows
+    else:
+        on_row = cells // columns == run.height - run.patterns.n
     run.restrictions.append(Restriction(cells[on_row], bottom))
     run.restrictions.append(Restriction(cells[~on_row], ~bottom))
 

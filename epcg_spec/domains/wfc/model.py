@@ -11,6 +11,7 @@ from .constraints import Nogoods
 from .patterns import PatternModel
 from .tiles import TiledModel
 from .topology import Topology
+from .voxels import VoxelPatterns
 
 DEFAULT_SIZE = {"overlapping": 48, "tiled": 24}
 
@@ -54,7 +55,7 @@ class WfcRun:
     outputs: int
     limit: int | None
     tiled: TiledModel | None
-    patterns: PatternModel | None
+    patterns: PatternModel | VoxelPatterns | None
     backtrack: bool
     max_backtracks: int | None
     attempts: int
@@ -88,8 +89,7 @@ class WfcRun:
     @property
     def cells(self) -> int:
         """Cells of the whole grid (the map and any cells a mask takes out)."""
-        columns, rows = self.grid
-        return columns * rows * self.depth
+        return self.topology.cells
 
 
 @dataclass

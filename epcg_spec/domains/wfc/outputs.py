@@ -11,11 +11,7 @@ from .formats_vox import write_vox
 from .model import WfcRun
 from .render import pixels, png_bytes
 from .render_worlds import hex_png, hex_svg, iso_png, tile_colors
-
-
-def solid_tiles(run: WfcRun) -> np.ndarray:
-    """True per variant that fills its voxel (tiles marked `air` leave it empty)."""
-    return np.array([not run.tiled.tiles[t].air for t in run.tiled.tile_of], dtype=bool)
+from .voxels import voxel_codes as pattern_voxels
 
 
 def pictures(run: WfcRun, domains: np.ndarray, values: np.ndarray, stem: str) -> dict:
@@ -27,12 +23,15 @@ def pictures(run: WfcRun, domains: np.ndarray, values: np.ndarray, stem: str) ->
             f"{stem}.svg": hex_svg(run, domains, values),
         }
     if grid == "cube":
-        solid = solid_tiles(run)
+        shape = (run.width, run.height, run.depth)
+        if run.tiled is not None:
+            codes, palette = voxel_codes(run, values), vox_palette(run)
+        else:
+            codes = pattern_voxels(run.patterns, run.topology.shape, values, shape)
+            palette = run.patterns.palette
         return {
-            f"{stem}.png": iso_png(run, values, solid),
-            f"{stem}.vox": write_vox(
-                run.topology.shape, voxel_codes(run, values), vox_palette(run)
-            ),
+            f"{stem}.png": iso_png(shape, codes, palette),
+            f"{stem}.vox": write_vox(shape, codes, palette),
         }
     return {f"{stem}.png": png_bytes(pixels(run, domains))}
 

@@ -15,6 +15,7 @@ from PIL import Image, ImageDraw
 
 from .model import WfcRun
 from .render import png_bytes
+from .topology import Topology
 
 RADIUS = 12  # hex circumradius in pixels
 VOXEL = 6  # isometric half-width of a voxel in pixels
@@ -142,22 +143,22 @@ def hex_png(run: WfcRun, domains: np.ndarray, values: np.ndarray) -> bytes:
     return png_bytes(np.asarray(image))
 
 
-def iso_png(run: WfcRun, values: np.ndarray, solid: np.ndarray) -> bytes:
-    """An isometric preview of the voxels: every cell whose value is `solid`, drawn as a cube
-    (top, left and right faces shaded), back to front so nearer voxels cover farther ones."""
-    columns, rows, layers = run.topology.shape
+def iso_png(
+    shape: tuple[int, int, int], codes: np.ndarray, palette: dict[int, tuple[int, int, int]]
+) -> bytes:
+    """An isometric preview of the voxels (`codes` per cell, x fastest; 0: empty), each drawn
+    as a cube (top, left and right faces shaded), back to front so nearer ones cover farther."""
+    columns, rows, layers = shape
     h = VOXEL
     width = (columns + rows) * h * 2 + 2
     height = (columns + rows) * h + layers * 2 * h + 2
     image = Image.new("RGB", (width, height), (255, 255, 255))
     draw = ImageDraw.Draw(image)
-    colors = tile_colors(run)
-    xyz = run.topology.coordinates()
+    xyz = Topology("cube", shape, (False, False, False)).coordinates()
     # farther first: larger y (north, away) and smaller x are behind; lower z first
     order = np.lexsort((xyz[:, 0], -xyz[:, 1], xyz[:, 2]))
     for cell in order:
-        v = values[cell]
-        if v < 0 or not solid[v]:
+        if codes[cell] == 0:
             continue
         x, y, z = (int(c) for c in xyz[cell])
         # screen position of the voxel's top corner nearest the viewer
@@ -166,7 +167,7 @@ def iso_png(run: WfcRun, values: np.ndarray, solid: np.ndarray) -> bytes:
         top = [(sx, sy + h), (sx + 2 * h, sy), (sx + 4 * h, sy + h), (sx + 2 * h, sy + 2 * h)]
         left = [top[0], top[3], (sx + 2 * h, sy + 4 * h), (sx, sy + 3 * h)]
         right = [top[3], top[2], (sx + 4 * h, sy + 3 * h), (sx + 2 * h, sy + 4 * h)]
-        base = colors[v]
+        base = palette[int(codes[cell])]
         for face, shade in ((top, 1.0), (left, 0.75), (right, 0.55)):
             fill = tuple(int(c * shade) for c in base)
             draw.polygon(face, fill=fill, outline=tuple(int(c * shade * 0.8) for c in base))
