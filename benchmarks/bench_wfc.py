@@ -10,7 +10,9 @@ variants), 192 x 192 tiled (pipes). Run: python benchmarks/bench_wfc.py
 
 A second table sets square, hex and cube grids side by side (no reference runs hex or cube):
 the hex pipes of specs/wfc-hex-pipes.yaml on a periodic 48 x 48 map (18 variants) and the
-voxel terrain of specs/wfc-voxel-terrain.yaml on 24 x 24 x 12 cells (5 variants). For each:
+voxel terrain of specs/wfc-voxel-terrain.yaml on 24 x 24 x 12 cells (5 variants), and the 3D
+overlapping model of specs/wfc-voxel-patterns.yaml (2 x 2 x 2 patterns of a .vox sample, bounded,
+with its ground) on 24 x 24 x 8 voxels. For each:
 the median time of a classic attempt and how many succeed, then the median time of an attempt
 that backtracks (up to one backtrack per cell) and its backtracking rate: backtracks per 100
 decisions over all its attempts.
@@ -54,6 +56,8 @@ WORLDS = [
      {"width": 48, "height": 48, "periodic": True}),
     ("24x24x12 cube, terrain", SPECS / "wfc-voxel-terrain.yaml",
      {"width": 24, "height": 24, "depth": 12}),
+    ("24x24x8 voxel patterns N=2", SPECS / "wfc-voxel-patterns.yaml",
+     {"width": 24, "height": 24, "depth": 8, "sample": "wfc-worlds/terrain-sample.vox"}),
 ]  # fmt: skip
 
 
