@@ -769,7 +769,8 @@ def _border(doc, path, item, run: WfcRun, problems) -> None:
     width, height = run.width, run.height
     names = CUBE_SIDES if run.topology.grid == "cube" else SIDES
     masked = run.topology.mask is not None
-    wanted = list(item.get("sides", (*names, "mask") if masked else names))
+    along_mask = masked and run.tiled is not None
+    wanted = list(item.get("sides", (*names, "mask") if along_mask else names))
     wrong = [s for s in wanted if s not in names and s != "mask"]
     if "mask" in wanted and not masked:
         wrong.append("mask")

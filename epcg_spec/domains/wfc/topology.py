@@ -1,9 +1,9 @@
 """Grids as tables: cells, each direction's neighbour offset, opposite directions, symmetries.
 
 Cells are numbered x fastest, then y, then z (layers). Directions are listed counter-clockwise
-(seen from above), so one turn maps direction d to `rotation[d]`; `mirror` is the reflection
-that swaps the first direction with its opposite's neighbour pair as the square's left-right
-mirror does. A `square` grid has y pointing down (the image convention): right, up, left, down.
+(seen from above), so one turn maps direction d to `rotation[d]`, and `mirror` is one fixed
+reflection of the directions (see its docstring); the two generate the grid's symmetries.
+A `square` grid has y pointing down (the image convention): right, up, left, down.
 A `hex` grid is stored as Tiled stores it ("staggered", index odd): pointy-top hexes in rows,
 odd rows shifted half a hex right; flat-top hexes in columns, odd columns shifted half a hex
 down; the offsets of a direction then depend on the parity of the row (or column). A `cube` grid

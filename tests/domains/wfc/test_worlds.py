@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from PIL import Image
 
 from epcg_spec.cli.main import main
 from epcg_spec.domains.wfc.formats_csv import read_csv
@@ -448,3 +449,16 @@ def test_partial_hex_and_cube_outputs_and_counts_through_the_cli(write_spec, tmp
     expected = brute_count(6, run.values, hex_neighbours("pointy", 3, 2, (False, False)),
                            run.tiled.sides)  # fmt: skip
     assert json.loads(capsys.readouterr().out)["count"] == expected
+
+
+def test_an_overlapping_run_with_a_mask_keeps_its_border_on_the_rectangle(write_spec, tmp_path):
+    wall = "#" + bytes(Image.open(DATA / "maze.png").convert("RGB").getpixel((0, 0))).hex()
+    spec = write_spec(
+        model="overlapping", sample=str(DATA / "maze.png"), N=3, size=12, periodic=False,
+        mask={"cells": [[4, 4]]}, border={"color": wall}, seed=1,
+    )  # fmt: skip
+    run = load_spec(spec).spec.runs[0]
+    assert run.topology.shape == (10, 10, 1) and not run.topology.inside()[4 * 10 + 4]
+    assert build(spec, tmp_path / "out")["outputs"][0]["status"] == "solved"
+    out = np.asarray(Image.open(tmp_path / "out" / "spec.png").convert("RGB"))
+    assert (out[0] == out[0, 0]).all() and (out[:, -1] == out[0, 0]).all()
