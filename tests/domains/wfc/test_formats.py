@@ -8,6 +8,7 @@ import gzip
 import json
 import struct
 import zlib
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,7 +21,12 @@ from epcg_spec.errors import SpecError
 from epcg_spec.spec.load import load_spec
 from tests.domains.wfc.paths import PIPES
 from tests.domains.wfc.test_worlds import CUBE_TERRAIN, HEX_PIPES
-from tests.oracles.wfc_worlds_oracle import cube_neighbours, hex_neighbours, violations
+from tests.oracles.wfc_worlds_oracle import (
+    cube_neighbours,
+    hex_neighbours,
+    square_neighbours,
+    violations,
+)
 
 
 def build(spec, out) -> dict:
@@ -208,3 +214,20 @@ def test_a_cube_learns_from_a_vox_we_wrote_and_writes_it_back(write_spec, tmp_pa
     values = np.vectorize(codes.get)(grid).ravel()
     assert violations(values, cube_neighbours((7, 5, 4), (False,) * 3), run.tiled.sides) == []
     assert palette[1] == (128, 128, 128)  # stone kept its colour index and colour
+
+
+def test_the_tiled_example_spec_learns_the_hand_drawn_map(tmp_path):
+    spec = Path(__file__).parents[3] / "specs" / "wfc-tiled-example.yaml"
+    run = load_spec(spec).spec.runs[0]
+    assert [t.name for t in run.tiled.tiles] == ["sea", "sand", "grass", "forest"]
+    assert run.tiled.weights.tolist() == [58, 24, 13, 5]  # counted in the map
+    sea, grass, forest = 0, 2, 3
+    for d in range(4):
+        for a, b in ((sea, grass), (sea, forest)):
+            assert not run.tiled.sides[d, a, b] and not run.tiled.sides[d, b, a]
+    build(spec, tmp_path)
+    values = read_tmx(tmp_path / "wfc-tiled-example.tmx").layers["wfc"].ravel() - 1
+    sides = run.tiled.sides.copy()
+    sides[2], sides[1] = sides[0].T, sides[3].T  # left and up from right and down
+    assert violations(values, square_neighbours(32, 32), sides) == []
+    assert (values.reshape(32, 32)[0] == sea).all()  # the border

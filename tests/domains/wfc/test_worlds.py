@@ -4,6 +4,7 @@ against every rule, exhaustive counts of tiny maps against brute force."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -462,3 +463,12 @@ def test_an_overlapping_run_with_a_mask_keeps_its_border_on_the_rectangle(write_
     assert build(spec, tmp_path / "out")["outputs"][0]["status"] == "solved"
     out = np.asarray(Image.open(tmp_path / "out" / "spec.png").convert("RGB"))
     assert (out[0] == out[0, 0]).all() and (out[:, -1] == out[0, 0]).all()
+
+
+@pytest.mark.parametrize(
+    "name", ["wfc-hex-pipes", "wfc-voxel-terrain", "wfc-voxel-patterns", "wfc-tiled-example"]
+)
+def test_the_world_example_specs_build(tmp_path, name):
+    spec = Path(__file__).parents[3] / "specs" / f"{name}.yaml"
+    result = build(spec, tmp_path)
+    assert [o["status"] for o in result["outputs"]] == ["solved"]
