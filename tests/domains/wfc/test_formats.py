@@ -231,3 +231,24 @@ def test_the_tiled_example_spec_learns_the_hand_drawn_map(tmp_path):
     sides[2], sides[1] = sides[0].T, sides[3].T  # left and up from right and down
     assert violations(values, square_neighbours(32, 32), sides) == []
     assert (values.reshape(32, 32)[0] == sea).all()  # the border
+
+
+def test_a_hex_map_we_wrote_teaches_no_pair_its_rules_forbid(write_spec, tmp_path):
+    first = write_spec("first", **HEX_PIPES, orientation="flat", width=12, height=10, seed=2,
+                       write=["tmx"])  # fmt: skip
+    build(first, tmp_path / "a")
+    example = str(tmp_path / "a" / "first.tmx")
+    spec = write_spec("second", model="tiled", grid="hex", orientation="flat", example=example,
+                      size=8, seed=1)  # fmt: skip
+    build(spec, tmp_path / "b")
+    original = load_spec(first).spec.runs[0].tiled
+    learned = load_spec(spec).spec.runs[0].tiled
+    # learned tiles are the variants the first map used, named by their .tsx type
+    variant = [original.names.index(t.name.replace("_", " ")) for t in learned.tiles]
+    assert len(variant) > 3
+    for d in range(6):
+        seen = learned.sides[d]
+        assert seen.any()
+        assert original.sides[d][np.ix_(variant, variant)][seen].all()
+    wrong = write_spec("third", model="tiled", example=example, size=8)
+    assert main(["build", str(wrong), "--out", str(tmp_path / "c")]) == 1
