@@ -135,3 +135,47 @@ def short_runs(grid, neighbours, members, most: int, d: int) -> bool:
         if length > most:
             return False
     return True
+
+
+def _joined(grid, neighbours, opens, opposite):
+    """Edges (u, v) between neighbours both opening towards each other, each pair once."""
+    edges = set()
+    for (u, d), v in neighbours.items():
+        if d in opens[grid[u]] and opposite[d] in opens[grid[v]]:
+            edges.add((min(u, v), max(u, v)))
+    return edges
+
+
+def no_cycle(grid, neighbours, opens, opposite) -> bool:
+    """The cells joined through open sides form a forest (edges = cells - components)."""
+    edges = _joined(grid, neighbours, opens, opposite)
+    cells = {c for e in edges for c in e}
+    components, seen = 0, set()
+    for start in cells:
+        if start in seen:
+            continue
+        components += 1
+        todo = [start]
+        seen.add(start)
+        while todo:
+            c = todo.pop()
+            for u, v in edges:
+                for a, b in ((u, v), (v, u)):
+                    if a == c and b not in seen:
+                        seen.add(b)
+                        todo.append(b)
+    return len(edges) == len(cells) - components
+
+
+def path_length(grid, neighbours, opens, opposite, start: int, end: int) -> int | None:
+    """Steps of the shortest path from start to end through open sides (None: no path)."""
+    edges = _joined(grid, neighbours, opens, opposite)
+    steps, todo = {start: 0}, [start]
+    while todo:
+        c = todo.pop(0)
+        for u, v in edges:
+            for a, b in ((u, v), (v, u)):
+                if a == c and b not in steps:
+                    steps[b] = steps[c] + 1
+                    todo.append(b)
+    return steps.get(end)

@@ -18,7 +18,7 @@ from .formats import read_tileset
 from .formats_vox import read_vox
 from .inputs import Problems, read_image
 from .masks import read_mask
-from .model import DEFAULT_SIZE, Connection, Count, Restriction, WfcRun, WfcSpec
+from .model import DEFAULT_SIZE, Connection, Count, Distance, Restriction, WfcRun, WfcSpec
 from .orbits import (
     add_label_rules,
     add_world_rule,
@@ -55,6 +55,8 @@ ONLY = {
         "separation",
         "max_consecutive",
         "mirror",
+        "acyclic",
+        "distance",
         "text_output",
         "black_background",
     ),
@@ -222,6 +224,12 @@ def _run(doc, path, node, folder, problems: Problems, name: str) -> WfcRun | Non
         _max_consecutive(doc, (*path, "max_consecutive", i), item, run, problems)
     for i, axis in enumerate(node.get("mirror") or []):
         _mirror(doc, (*path, "mirror", i), axis, run, problems)
+    if "acyclic" in node:
+        through = _connection(doc, (*path, "acyclic"), node["acyclic"], run, problems)
+        if through is not None:
+            run.acyclic.append(through)
+    for i, item in enumerate(node.get("distance") or []):
+        _distance(doc, (*path, "distance", i), item, run, problems)
     return run
 
 
@@ -831,18 +839,22 @@ def _count(doc, path, item, run: WfcRun, problems) -> None:
 
 
 def _connected(doc, path, item, run: WfcRun, problems) -> None:
+    run.connection = _connection(doc, path, item, run, problems)
+
+
+def _connection(doc, path, item, run: WfcRun, problems) -> Connection | None:
+    """Path tiles, and the sides each opens if `exits` is given (connected, acyclic, distance)."""
     mask = _tile_mask(doc, (*path, "tiles"), item["tiles"], run, problems)
     if mask is None:
-        return
+        return None
     if "exits" not in item:
-        run.connection = Connection(np.flatnonzero(mask), None)
-        return
+        return Connection(np.flatnonzero(mask), None)
     directions = run.topology.directions
     exits = {d: np.zeros(run.values, dtype=bool) for d in range(len(directions))}
     for name, sides in item["exits"].items():
         if name not in run.tiled.first:
             _unknown_tile(doc, (*path, "exits", name), name, list(run.tiled.first), problems)
-            return
+            return None
         wrong = [side for side in sides if side not in directions]
         if wrong:
             problems.add(
@@ -851,7 +863,7 @@ def _connected(doc, path, item, run: WfcRun, problems) -> None:
                 f"'{wrong[0]}' is not a direction of a {run.topology.grid} grid",
                 f"directions: {', '.join(directions)}",
             )
-            return
+            return None
         for variant in run.tiled.variants(name):
             if run.topology.grid == "square":
                 local = variant - run.tiled.first[name]
@@ -861,7 +873,7 @@ def _connected(doc, path, item, run: WfcRun, problems) -> None:
                 opened = variant_exits(run.tiled, variant, base)
             for d in opened:
                 exits[d][variant] = True
-    run.connection = Connection(np.flatnonzero(mask), exits)
+    return Connection(np.flatnonzero(mask), exits)
 
 
 def _separation(doc, path, item, run: WfcRun, problems) -> None:
@@ -912,3 +924,29 @@ def _mirror(doc, path, axis: str, run: WfcRun, problems) -> None:
     image = run.tiled.actions[:, axes[axis][0]]
     if len(on_line):
         run.restrictions.append(Restriction(on_line, image == np.arange(run.values)))
+
+
+def _distance(doc, path, item, run: WfcRun, problems) -> None:
+    through = _connection(doc, path, item, run, problems)
+    if through is None:
+        return
+    ends = []
+    sizes = run.topology.shape[: 3 if run.topology.grid == "cube" else 2]
+    for key in ("from", "to"):
+        cell = item[key]
+        if len(cell) != len(sizes) or not all(
+            0 <= c < n for c, n in zip(cell, sizes, strict=False)
+        ):
+            shown = " x ".join(map(str, sizes))
+            problems.add(doc, (*path, key), f"{cell} is not a cell of the {shown} grid")
+            return
+        number = int(run.topology.index(np.array([list(cell) + [0] * (3 - len(cell))]))[0])
+        if not run.topology.inside()[number]:
+            problems.add(doc, (*path, key), f"{cell} is a cell the mask took out")
+            return
+        ends.append(number)
+    lo, hi = item.get("min", 0), item.get("max", run.cells)
+    if lo > hi:
+        problems.add(doc, path, f"min {lo} is more than max {hi}")
+        return
+    run.distances.append(Distance(through, ends[0], ends[1], lo, hi))

@@ -43,6 +43,17 @@ class Connection:
 
 
 @dataclass
+class Distance:
+    """The path between two cells (whole-grid numbers) through `through` has lo..hi steps."""
+
+    through: Connection
+    start: int
+    end: int
+    lo: int
+    hi: int
+
+
+@dataclass
 class WfcRun:
     """One model on one grid, with its constraints and search policy."""
 
@@ -65,6 +76,8 @@ class WfcRun:
     counts: list[Count] = field(default_factory=list)
     connection: Connection | None = None
     nogoods: list[Nogoods] = field(default_factory=list)  # separation, max_consecutive, mirror
+    acyclic: list[Connection] = field(default_factory=list)  # checked on complete results
+    distances: list[Distance] = field(default_factory=list)  # checked on complete results
     notes: list[str] = field(default_factory=list)
     topology: Topology | None = None  # set by the loader once the grid is known
     depth: int = 1  # cube: layers

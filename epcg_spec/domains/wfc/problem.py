@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import time
+from functools import partial
+from itertools import islice
 
 from ...compile.protocols import RunContext, RunOutput
 from ...errors import BuildError, UsageError
 from ...output.result import base_result
 from ...search import backtrack
 from ...search.propagate import Model, State
+from . import checks
 from .model import WfcRun, WfcSpec
 from .network import build_network
 from .outputs import pictures, written_files
@@ -132,7 +135,8 @@ class WfcProblem:
                 reported[0] = done
 
         policy = policy_of(run, cells)
-        outcome = backtrack.solve(model, seed, policy, base, on_chunk)
+        spread = partial(cell_values, run)
+        outcome, rejected = checks.solve(run, model, seed, policy, base, spread, on_chunk)
         if outcome.status not in ("solved", "paused"):
             raise BuildError(
                 f"{run.name}: {outcome.status} after {outcome.attempts} attempt(s) "
@@ -160,6 +164,8 @@ class WfcProblem:
             "image": f"{stem}.png",
             "text": f"{stem}.txt" if f"{stem}.txt" in files else None,
         }
+        if run.acyclic or run.distances:
+            record["rejected"] = rejected  # results that failed acyclic or distance
         return record, files
 
     def count(self, ctx: RunContext, constrained: bool) -> RunOutput:
@@ -169,7 +175,14 @@ class WfcProblem:
         counts, summary = [], []
         for index, run in enumerate(self.spec.runs):
             model, base = self.network(index)
-            found, complete = backtrack.count(model, limit, base=base) if base else (0, True)
+            if base is None:
+                found, complete = 0, True
+            elif run.acyclic or run.distances:
+                passing = checks.solutions(run, model, base, partial(cell_values, run))
+                found = sum(1 for _ in islice(passing, limit or None))
+                complete = limit == 0 or found < limit
+            else:
+                found, complete = backtrack.count(model, limit, base=base)
             counts.append({"run": run.name, "count": found, "complete": complete})
             bound = "" if complete else f" (stopped at --limit {limit}; there may be more)"
             summary.append(f"{run.name}: {found:,} complete outputs{bound}")

@@ -3,6 +3,10 @@ and bad arguments give one located line."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
+
 import numpy as np
 import pytest
 
@@ -11,13 +15,15 @@ from epcg_spec.domains.wfc.network import build_network
 from epcg_spec.domains.wfc.tiles import rotate_exits
 from epcg_spec.search import backtrack
 from epcg_spec.spec.load import load_spec
-from tests.domains.wfc.paths import DATA
+from tests.domains.wfc.paths import DATA, PIPE_EXITS, PIPES
 from tests.domains.wfc.test_worlds import CUBE_TERRAIN, LINES
 from tests.oracles.wfc_worlds_oracle import (
     brute_count,
     cube_neighbours,
     far_enough,
     hex_neighbours,
+    no_cycle,
+    path_length,
     short_runs,
     square_neighbours,
 )
@@ -166,6 +172,12 @@ BROKEN = [
     ({**SQUARE_LINES, "separation": [{"tiles": ["lines"], "distance": 2}]}, "unknown tile 'lines'"),
     ({"model": "overlapping", "sample": str(DATA / "maze.png"), "mirror": ["x"]},
      "'mirror' applies to the tiled model"),
+    ({**SQUARE_LINES, "size": 4, "distance": [{"from": [0, 0], "to": [4, 0], "tiles": ["line"]}]},
+     "[4, 0] is not a cell of the 4 x 4 grid"),
+    ({**SQUARE_LINES, "distance": [{"from": [0, 0], "to": [1, 0], "tiles": ["line"],
+                                    "min": 5, "max": 2}]}, "min 5 is more than max 2"),
+    ({**SQUARE_LINES, "acyclic": {"tiles": ["line"], "exits": {"line": ["east"]}}},
+     "'east' is not a direction of a square grid"),
 ]  # fmt: skip
 
 
@@ -177,3 +189,71 @@ def test_bad_constraint_arguments_give_one_located_line(
     assert main(["build", str(spec), "--out", str(tmp_path / "out")]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0] and err[0].startswith(f"{spec}:"), err
+
+
+LOOPS = {
+    "model": "tiled",
+    "tileset": str(PIPES),
+    "subset": "Loops",
+    "width": 3,
+    "height": 2,
+}
+LOOP_EXITS = {"line": ["left", "right"], "corner": ["right", "up"]}
+OPPOSITE = {0: 2, 1: 3, 2: 0, 3: 1}
+
+
+def opens_of(run) -> list[set[int]]:
+    order = ["right", "up", "left", "down"]
+    out = []
+    for name in run.tiled.names:
+        tile, k = name.split()
+        exits = rotate_exits(set(PIPE_EXITS[tile]), int(k))
+        out.append({order.index(e) for e in exits})
+    return out
+
+
+def test_acyclic_counts_as_brute_force(write_spec):
+    run = run_of(write_spec, **LOOPS, acyclic={"tiles": ["line", "corner"], "exits": LOOP_EXITS})
+    near, opens = square_neighbours(3, 2), opens_of(run)
+    expected = brute_count(
+        6, run.values, near, run.tiled.sides, extra=lambda g: no_cycle(g, near, opens, OPPOSITE)
+    )
+    assert 0 < expected < brute_count(6, run.values, near, run.tiled.sides)
+    spec = write_spec(**LOOPS, acyclic={"tiles": ["line", "corner"], "exits": LOOP_EXITS})
+    assert counted_through_cli(spec) == expected
+
+
+def counted_through_cli(spec) -> int:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["count", str(spec), "--json"]) == 0
+    return json.loads(out.getvalue())["count"]
+
+
+def test_distance_counts_as_brute_force(write_spec):
+    rule = {"from": [0, 0], "to": [2, 1], "tiles": ["line", "corner"], "exits": LOOP_EXITS,
+            "min": 3, "max": 3}  # fmt: skip
+    run = run_of(write_spec, **LOOPS, distance=[rule])
+    near, opens = square_neighbours(3, 2), opens_of(run)
+    expected = brute_count(
+        6, run.values, near, run.tiled.sides,
+        extra=lambda g: path_length(g, near, opens, OPPOSITE, 0, 5) == 3,
+    )  # fmt: skip
+    assert expected > 0
+    assert counted_through_cli(write_spec(**LOOPS, distance=[rule])) == expected
+
+
+def test_an_acyclic_build_rejects_results_with_a_loop(write_spec, tmp_path):
+    exits = {k: v for k, v in PIPE_EXITS.items() if v}
+    spec = write_spec(
+        model="tiled", tileset=str(PIPES), size=5, seed=3,
+        acyclic={"tiles": list(exits), "exits": exits}, search={"attempts": 50},
+    )  # fmt: skip
+    assert main(["build", str(spec), "--out", str(tmp_path), "--quiet"]) == 0
+    record = json.loads((tmp_path / "result.json").read_text())["outputs"][0]
+    assert record["status"] == "solved" and record["rejected"] == record["attempts"] - 1 > 0
+    names = [n.strip() for n in (tmp_path / "spec.txt").read_text().replace("\n", "").split(",")]
+    run = load_spec(spec).spec.runs[0]
+    grid = [run.tiled.names.index(n) for n in names if n]
+    assert any(not n.startswith("empty") for n in names if n)
+    assert no_cycle(grid, square_neighbours(5, 5), opens_of(run), OPPOSITE)
