@@ -77,6 +77,17 @@ class WfcProblem:
             if run.connection is not None:
                 how = "through tile exits" if run.connection.exits else "through adjacent cells"
                 rows.append(("  connected", f"{len(run.connection.values)} variants, {how}"))
+            if run.nogoods:
+                forbidden = sum(len(n.cells) for n in run.nogoods)
+                rows.append(("  non-local", f"{forbidden:,} nogoods (separation, runs, mirror)"))
+            if run.acyclic or run.distances:
+                rows.append(
+                    (
+                        "  checked",
+                        f"{len(run.acyclic)} acyclic, {len(run.distances)} distance "
+                        "(on complete results; a failing result is rejected)",
+                    )
+                )
             memory = run.cells * run.values * (4 * 4 + 8 + 1) + run.values**2 * 16
             rows.append(("  estimated memory", f"{memory / 2**20:,.1f} MiB"))
         return rows
