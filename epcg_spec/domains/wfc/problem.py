@@ -171,7 +171,7 @@ class WfcProblem:
             "backtracks": outcome.backtracks,
             "decisions": outcome.decisions,
             "seconds": round(outcome.seconds, 4),
-            "grid": list(run.topology.shape[: 3 if run.depth > 1 else 2]),
+            "grid": list(run.topology.shape[: 3 if run.topology.grid == "cube" else 2]),
             "image": f"{stem}.png",
             "text": f"{stem}.txt" if f"{stem}.txt" in files else None,
         }
