@@ -2,7 +2,8 @@
 or a CSV of ids. A tiled run learns its tiles and adjacency from one (`example: file`): every
 tile id used is a tile, weighted by how often it appears, and b may stand in direction d of a
 exactly where the example shows b in direction d of a. A partly drawn map fixes cells
-(`fixed: [{map: file}]`): each drawn cell holds the tile its id names.
+(`fixed: [{map: file}]`): each drawn cell holds the tile its id names (a .vox's empty voxels
+count as undrawn there).
 
 Names: a Tiled tile's `type` (our .tsx files give each variant's name, "corner 1"), else
 `t<gid>`; a .vox colour index i is `c<i>`, index 0 (no voxel) the air tile `air`; a CSV id n is

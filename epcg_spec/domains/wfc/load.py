@@ -760,7 +760,8 @@ def _fixed_map(doc, path, item, run: WfcRun, problems) -> None:
         )
         return
     flat = data.ids.ravel()
-    for tile in np.unique(flat[flat >= 0]).tolist():
+    drawn = (flat >= 0) & ~np.isin(flat, list(data.air))  # a .vox's empty voxels are undrawn
+    for tile in np.unique(flat[drawn]).tolist():
         name = data.name(tile)
         if name not in run.tiled.first:
             name = data.names.get(tile, name)

@@ -252,3 +252,24 @@ def test_a_hex_map_we_wrote_teaches_no_pair_its_rules_forbid(write_spec, tmp_pat
         assert original.sides[d][np.ix_(variant, variant)][seen].all()
     wrong = write_spec("third", model="tiled", example=example, size=8)
     assert main(["build", str(wrong), "--out", str(tmp_path / "c")]) == 1
+
+
+def test_a_partly_drawn_vox_fixes_its_voxels_only(write_spec, tmp_path):
+    codes = np.zeros((3, 4, 4), dtype=np.int64)  # (z, y, x)
+    codes[0, 1, 2] = 1  # colour 1 at [2, 1, 0]
+    codes[1, 3, 0] = 3  # colour 3 at [0, 3, 1]
+    part = tmp_path / "part.vox"
+    part.write_bytes(write_vox((4, 4, 3), codes.ravel(), {1: (1, 1, 1), 3: (3, 3, 3)}))
+    rename = {"stone": "c1", "trunk": "c3"}  # a .vox colour index i names the tile c<i>
+    tiles = [{**t, "name": rename.get(t["name"], t["name"])} for t in CUBE_TERRAIN["tiles"]]
+    rules = [{k: rename.get(v, v) for k, v in r.items()} for r in CUBE_TERRAIN["neighbors"]]
+    spec = write_spec(
+        **{**CUBE_TERRAIN, "tiles": tiles, "neighbors": rules}, width=4, height=4, depth=3,
+        seed=1, write=["csv"], fixed=[{"map": str(part)}],
+    )  # fmt: skip
+    run = load_spec(spec).spec.runs[0]
+    fixed = {int(c) for r in run.restrictions for c in r.cells}
+    assert fixed == {2 + 1 * 4, 0 + 3 * 4 + 16}  # the empty voxels fix nothing
+    build(spec, tmp_path / "out")
+    values = read_csv((tmp_path / "out" / "spec.csv").read_text(), "x")
+    assert run.tiled.names[values[0, 1, 2]] == "c1 0" and run.tiled.names[values[1, 3, 0]] == "c3 0"
