@@ -11,7 +11,7 @@ from .formats_vox import write_vox
 from .model import WfcRun
 from .render import pixels, png_bytes
 from .render_worlds import hex_png, hex_svg, iso_png, tile_colors
-from .voxels import voxel_codes as pattern_voxels
+from .voxels import pattern_voxels
 
 
 def pictures(run: WfcRun, domains: np.ndarray, values: np.ndarray, stem: str) -> dict:

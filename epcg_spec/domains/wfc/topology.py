@@ -154,11 +154,6 @@ class Topology:
         return np.flatnonzero(out)
 
 
-def square(columns: int, rows: int, periodic: bool) -> Topology:
-    """The plain 2D grid of the reference."""
-    return Topology("square", (columns, rows, 1), (periodic, periodic, False))
-
-
 def describe_grid(topology: Topology) -> str:
     """One line for `explain`: the size, the kind of grid, what wraps and what is masked."""
     shape = topology.shape if topology.grid == "cube" else topology.shape[:2]

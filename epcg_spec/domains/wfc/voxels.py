@@ -112,7 +112,7 @@ def extract_voxels(
     )
 
 
-def voxel_codes(patterns: VoxelPatterns, cells: tuple[int, int, int], values: np.ndarray,
+def pattern_voxels(patterns: VoxelPatterns, cells: tuple[int, int, int], values: np.ndarray,
                 shape: tuple[int, int, int]) -> np.ndarray:  # fmt: skip
     """Per output voxel (x fastest; `shape` x, y, z), the colour index it shows (0: none or
     undecided): the voxel of the pattern at the covering cell."""
