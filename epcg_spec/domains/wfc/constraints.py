@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .orbits import elements
 from .topology import Topology
 
 # axis -> the direction that walks along it, per grid
@@ -22,8 +23,11 @@ AXES = {
     "flat": {"y": 4},
     "cube": {"x": 0, "y": 1, "z": 4},
 }
-# mirror axis -> (the symmetry element that mirrors a variant, the coordinate flipped)
-MIRRORS = {"square": {"x": (4, 0), "y": (6, 1)}, "cube": {"x": (4, 0), "y": (6, 1)}}
+# mirror axis -> (the reflection as a permutation of the directions, the coordinate flipped)
+MIRRORS = {
+    "square": {"x": ((2, 1, 0, 3), 0), "y": ((0, 3, 2, 1), 1)},
+    "cube": {"x": ((2, 1, 0, 3, 4, 5), 0), "y": ((0, 3, 2, 1, 4, 5), 1)},
+}
 
 
 @dataclass
@@ -76,12 +80,17 @@ def max_consecutive(topology: Topology, members: np.ndarray, most: int, axis: st
     return Nogoods(cells, np.broadcast_to(members, (len(cells), most + 1, len(members))).copy())
 
 
+def mirror_element(topology: Topology, axis: str) -> int:
+    """The index, among the grid's symmetries, of the reflection across `axis`."""
+    return elements(topology).index(MIRRORS[topology.layout][axis][0])
+
+
 def mirror(topology: Topology, actions: np.ndarray, axis: str) -> tuple[Nogoods, np.ndarray]:
     """(nogoods tying each cell to its mirror cell, cells on the mirror line): cell c holds
     a where its mirror cell holds the mirror image of a; a cell on the line holds a variant
     its own mirror image."""
-    element, flipped = MIRRORS[topology.layout][axis]
-    image = actions[:, element]
+    image = actions[:, mirror_element(topology, axis)]
+    flipped = MIRRORS[topology.layout][axis][1]
     xyz = topology.coordinates()
     other = xyz.copy()
     other[:, flipped] = topology.shape[flipped] - 1 - xyz[:, flipped]

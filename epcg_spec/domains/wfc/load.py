@@ -12,7 +12,7 @@ from ...errors import SpecError
 from ...spec.document import Document
 from ...spec.document import Path as DocPath
 from ...spec.load import read_text
-from .constraints import AXES, MIRRORS, max_consecutive, mirror, separation
+from .constraints import AXES, MIRRORS, max_consecutive, mirror, mirror_element, separation
 from .examples import learn, read_map
 from .formats import read_tileset
 from .formats_vox import read_vox
@@ -65,6 +65,7 @@ RUN_KEYS = (
     "model",
     "grid",
     "orientation",
+    "rotations",
     "depth",
     "mask",
     "write",
@@ -84,6 +85,7 @@ RUN_KEYS = (
 DEFAULT_TILE_SIZE = 8
 SIDES = ("top", "bottom", "left", "right")
 CUBE_SIDES = ("west", "east", "south", "north", "down", "up")  # x = 0, x = max, y, z
+FROM_SIDES = "sides"  # the symmetry of a tile under `rotations: all`: read from its labels
 # extra files and the grids they apply to
 WRITES = {"csv": ("square", "hex", "cube"), "tmx": ("square", "hex")}
 
@@ -138,6 +140,14 @@ def _run(doc, path, node, folder, problems: Problems, name: str) -> WfcRun | Non
     layout, axes = _layout(doc, path, node, problems)
     if layout is None:
         return None
+    spin = node.get("rotations", "vertical")
+    if spin == "all" and (layout != "cube" or model != "tiled"):
+        problems.add(
+            doc,
+            (*path, "rotations"),
+            "'rotations: all' turns tiled-model tiles on cube grids only",
+        )
+        return None
     run = WfcRun(
         name=name,
         model=model,
@@ -161,7 +171,7 @@ def _run(doc, path, node, folder, problems: Problems, name: str) -> WfcRun | Non
     elif model == "overlapping":
         run.patterns = _patterns(doc, path, node, folder, problems)
     else:
-        run.topology = Topology(layout, (width, height, run.depth), axes)
+        run.topology = Topology(layout, (width, height, run.depth), axes, spin=spin)
         run.tiled = _tiles(doc, path, node, folder, problems, run.topology)
     if run.tiled is None and run.patterns is None:
         return None
@@ -194,7 +204,7 @@ def _run(doc, path, node, folder, problems: Problems, name: str) -> WfcRun | Non
         mask = read_mask(doc, (*path, "mask"), node["mask"], shape, folder, problems)
         if mask is None:
             return None
-    run.topology = Topology(layout, shape, axes, mask)
+    run.topology = Topology(layout, shape, axes, mask, spin)
     if layout == "cube" and run.patterns is not None:
         for key in ("fixed", "border"):
             if key in node:
@@ -356,6 +366,14 @@ def _tiles(doc, path, node, folder, problems, topology: Topology) -> TiledModel 
     if defs is None:
         return None
     world = topology.grid != "square"
+    if topology.spin == "all" and source.get("neighbors"):
+        problems.add(
+            tile_doc,
+            (*tile_path, "neighbors"),
+            "with 'rotations: all' tiles meet by their side labels",
+            "leave out 'neighbors'",
+        )
+        return None
     model = build_world_variants(defs, topology) if world else build_variants(defs)
     labelled = [t.labels is not None for t in defs]
     if any(labelled):
@@ -465,7 +483,17 @@ def _tile_defs(doc, path, source, folder, subset, node, problems, topology: Topo
         if subset is not None and name not in subset:
             continue
         letter = entry.get("symmetry", "X")
-        if letter not in symmetries:
+        if topology.spin == "all":
+            if "symmetry" in entry or "sides" not in entry:
+                problems.add(
+                    doc,
+                    (*where, "symmetry" if "symmetry" in entry else "sides"),
+                    "with 'rotations: all' a tile's 'sides' give its symmetry",
+                    "label the six sides and leave out 'symmetry'",
+                )
+                continue
+            letter = FROM_SIDES
+        elif letter not in symmetries:
             problems.add(
                 doc,
                 (*where, "symmetry"),
@@ -517,7 +545,7 @@ def _labels(doc, where, entry, letter: str, topology: Topology, problems):
         )
         return False
     labels = tuple(str(x) for x in entry["sides"])  # the schema asks for 6, as both grids have
-    if not labels_fit(topology, letter, labels):
+    if letter != FROM_SIDES and not labels_fit(topology, letter, labels):
         problems.add(
             doc,
             (*where, "sides"),
@@ -922,7 +950,7 @@ def _mirror(doc, path, axis: str, run: WfcRun, problems) -> None:
         return
     nogoods, on_line = mirror(run.topology, run.tiled.actions, axis)
     run.nogoods.append(nogoods)
-    image = run.tiled.actions[:, axes[axis][0]]
+    image = run.tiled.actions[:, mirror_element(run.topology, axis)]
     if len(on_line):
         run.restrictions.append(Restriction(on_line, image == np.arange(run.values)))
 

@@ -33,13 +33,21 @@ HEX_LETTERS = {
 
 
 def elements(topology: Topology) -> list[tuple[int, ...]]:
-    """The grid's symmetries as permutations of its directions, in the letters' order."""
+    """The grid's symmetries as permutations of its directions, in the letters' order (with
+    `spin: all`, the cube's 24 turns in the order a breadth-first walk over a turn about the
+    vertical and one about the east axis meets them), then each after the mirror."""
     turn, mirror = topology.rotation, topology.mirror
     out = []
     perm = tuple(range(len(turn)))
     for _ in range(topology.turns):
         out.append(perm)
         perm = tuple(turn[d] for d in perm)
+    if topology.spin == "all":
+        for p in out:  # the list grows while the walk goes on
+            for step in (turn, topology.tilt):
+                nxt = tuple(step[d] for d in p)
+                if nxt not in out:
+                    out.append(nxt)
     return out + [tuple(mirror[d] for d in p) for p in out]
 
 
@@ -50,11 +58,17 @@ def letters(topology: Topology) -> dict[str, tuple[int, ...]]:
     return {k: tuple(np.flatnonzero(local_actions(k)[0] == 0)) for k in SYMMETRIES}
 
 
-def orbit(topology: Topology, letter: str) -> tuple[np.ndarray, list[tuple[int, ...]]]:
+def orbit(
+    topology: Topology, letter: str, labels: tuple[str, ...] | None = None
+) -> tuple[np.ndarray, list[tuple[int, ...]]]:
     """(actions (variants, elements): the variant element s makes of variant k, and the
-    element that turns the base image into each variant)."""
+    element that turns the base image into each variant). With `labels` (and no letter) the
+    stabiliser is every symmetry that keeps the side labels in place."""
     group = elements(topology)
-    stabiliser = [group[s] for s in letters(topology)[letter]]
+    if labels is not None and letter not in letters(topology):
+        stabiliser = [g for g in group if all(labels[g[d]] == labels[d] for d in range(len(g)))]
+    else:
+        stabiliser = [group[s] for s in letters(topology)[letter]]
 
     def coset(g):
         return frozenset(tuple(g[h[d]] for d in range(len(g))) for h in stabiliser)
@@ -80,7 +94,7 @@ def build_world_variants(tiles: list[TileDef], topology: Topology) -> TiledModel
     for index, tile in enumerate(tiles):
         start = len(names)
         first[tile.name] = start
-        table, made = orbit(topology, tile.symmetry)
+        table, made = orbit(topology, tile.symmetry, tile.labels)
         for k in range(len(table)):
             names.append(f"{tile.name} {k}")
             tile_of.append(index)

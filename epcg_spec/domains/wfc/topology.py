@@ -48,6 +48,7 @@ class Topology:
     shape: tuple[int, int, int]  # columns, rows, layers
     periodic: tuple[bool, bool, bool]
     mask: np.ndarray | None = None  # bool per cell: True where the cell is in the map
+    spin: str = "vertical"  # cube: tiles turn about the vertical only, or "all" 24 ways
 
     @property
     def grid(self) -> str:
@@ -142,6 +143,11 @@ class Topology:
         inside = self.inside()
         both = inside[u] & inside[v]
         return u[both], v[both]
+
+    @property
+    def tilt(self) -> tuple[int, ...]:
+        """Cube: a quarter turn about the east axis (north to up, up to south)."""
+        return (0, 4, 2, 5, 3, 1)
 
     def beside_mask(self) -> np.ndarray:
         """Map cells with a neighbour the mask took out."""

@@ -3,6 +3,7 @@ against every rule, exhaustive counts of tiny maps against brute force."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from PIL import Image
 from epcg_spec.cli.main import main
 from epcg_spec.domains.wfc.formats_csv import read_csv
 from epcg_spec.domains.wfc.network import build_network
-from epcg_spec.domains.wfc.orbits import orbit, variant_exits
+from epcg_spec.domains.wfc.orbits import elements, orbit, variant_exits
 from epcg_spec.domains.wfc.tiles import SYMMETRIES, local_actions
 from epcg_spec.domains.wfc.topology import Topology
 from epcg_spec.search import backtrack
@@ -62,6 +63,17 @@ CUBE_TERRAIN = {
         {"top": "trunk", "bottom": "grass"},
         {"top": "trunk", "bottom": "trunk"},
         {"top": "air", "bottom": "trunk"},
+    ],
+}
+
+RAMPS = {
+    "model": "tiled",
+    "grid": "cube",
+    "rotations": "all",
+    "tiles": [
+        {"name": "air", "color": "#ffffff", "air": True, "sides": list("oooooo")},
+        {"name": "pipe", "color": "#404040", "sides": ["p", "o", "o", "o", "p", "o"]},
+        {"name": "odd", "color": "#a04040", "sides": ["p", "q", "o", "o", "r", "o"]},
     ],
 }
 
@@ -385,6 +397,15 @@ BROKEN = [
         "'top'/'bottom' rules stack tiles on cube grids",
     ),
     ({"model": "tiled", "example": "missing.csv"}, "no map at"),
+    ({**LINES, "rotations": "all"}, "'rotations: all' turns tiled-model tiles on cube grids"),
+    (
+        {**RAMPS, "tiles": [{**RAMPS["tiles"][1], "symmetry": "T"}]},
+        "with 'rotations: all' a tile's 'sides' give its symmetry",
+    ),
+    (
+        {**RAMPS, "neighbors": [{"left": "air", "right": "air"}]},
+        "with 'rotations: all' tiles meet by their side labels",
+    ),
     ({"model": "tiled", "example": MAZE}, "maze.png is not a map WFC reads"),
 ]
 
@@ -472,3 +493,59 @@ def test_the_world_example_specs_build(tmp_path, name):
     spec = Path(__file__).parents[3] / "specs" / f"{name}.yaml"
     result = build(spec, tmp_path)
     assert [o["status"] for o in result["outputs"]] == ["solved"]
+
+
+# direction -> unit vector on a cube grid (east, north, west, south, up, down)
+UNIT = [(1, 0, 0), (0, 1, 0), (-1, 0, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)]
+
+
+def signed_permutations():
+    """The 48 symmetries of a cube as 3 x 3 matrices (axes permuted, signs flipped)."""
+    for axes in itertools.permutations(range(3)):
+        for signs in itertools.product((1, -1), repeat=3):
+            matrix = np.zeros((3, 3), dtype=int)
+            for row, (axis, sign) in enumerate(zip(axes, signs, strict=True)):
+                matrix[row, axis] = sign
+            yield matrix
+
+
+def arrangements(labels) -> set[tuple]:
+    """Every placement of the side labels under the 48 cube symmetries (matrices)."""
+    out = set()
+    for m in signed_permutations():
+        placed = [None] * 6
+        for d, label in enumerate(labels):
+            placed[UNIT.index(tuple(int(c) for c in m @ np.array(UNIT[d])))] = label
+        out.add(tuple(placed))
+    return out
+
+
+def test_all_24_turns_are_the_cube_symmetries():
+    topology = Topology("cube", (1, 1, 1), (False,) * 3, spin="all")
+    group = elements(topology)
+    assert len(set(group)) == 48
+    for k, perm in enumerate(group):
+        m = np.array([UNIT[perm[d]] for d in (0, 1, 4)]).T  # images of x, y, z as columns
+        assert round(np.linalg.det(m)) == (1 if k < 24 else -1)
+
+
+def test_all_turns_give_every_placement_of_the_sides(write_spec):
+    run = hex_run(write_spec, RAMPS, size=2)
+    model = run.tiled
+    for tile in RAMPS["tiles"]:
+        placed = set()
+        for v in model.variants(tile["name"]):
+            labels = [None] * 6
+            for d, label in enumerate(tile["sides"]):
+                labels[model.makers[v][d]] = label
+            placed.add(tuple(labels))
+        assert placed == arrangements(tile["sides"])
+        assert len(model.variants(tile["name"])) == len(placed)
+    assert [len(model.variants(t)) for t in ("air", "pipe", "odd")] == [1, 12, 48]
+
+
+def test_a_tiny_all_turns_cube_counts_as_brute_force(write_spec):
+    tiles = RAMPS["tiles"][:2]
+    run = hex_run(write_spec, {**RAMPS, "tiles": tiles}, width=2, height=2, depth=1)
+    near = cube_neighbours((2, 2, 1), (False,) * 3)
+    assert count_of(run) == brute_count(4, run.values, near, run.tiled.sides) > 1
