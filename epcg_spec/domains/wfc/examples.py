@@ -83,7 +83,7 @@ def _read(file: Path) -> MapData:
     return MapData(None, np.where(ids >= 0, ids, -1))
 
 
-def _stand_in(tile: int) -> tuple[int, int, int]:
+def stand_in(tile: int) -> tuple[int, int, int]:
     """A colour for a tile whose picture is unknown, fixed by its id."""
     mixed = (tile * 2654435761) & 0xFFFFFF
     return (64 + (mixed >> 16) % 160, 64 + (mixed >> 8 & 0xFF) % 160, 64 + (mixed & 0xFF) % 160)
@@ -94,7 +94,7 @@ def learn(data: MapData, layout: str) -> TiledModel:
     used, counts = np.unique(data.ids[data.ids >= 0], return_counts=True)
     defs, seen = [], set()
     for tile, count in zip(used.tolist(), counts.tolist(), strict=True):
-        color = np.array(data.colors.get(tile) or _stand_in(tile), dtype=np.uint8)
+        color = np.array(data.colors.get(tile) or stand_in(tile), dtype=np.uint8)
         picture = np.broadcast_to(color, (STAND_IN, STAND_IN, 3)).copy()
         name = data.name(tile) if data.name(tile) not in seen else f"t{tile}"
         seen.add(name)

@@ -13,9 +13,10 @@ from ...spec.document import Document
 from ...spec.document import Path as DocPath
 from ...spec.load import read_text
 from .constraints import AXES, MIRRORS, max_consecutive, mirror, mirror_element, separation
-from .examples import learn, read_map
+from .examples import learn, read_map, stand_in
 from .formats import read_tileset
 from .formats_vox import read_vox
+from .hexpatterns import HexPatterns, extract_hex, sample_values
 from .inputs import Problems, read_image
 from .masks import read_mask
 from .model import DEFAULT_SIZE, Connection, Count, Distance, Restriction, WfcRun, WfcSpec
@@ -168,6 +169,8 @@ def _run(doc, path, node, folder, problems: Problems, name: str) -> WfcRun | Non
     )
     if model == "overlapping" and layout == "cube":
         run.patterns = _voxel_patterns(doc, path, node, folder, problems)
+    elif model == "overlapping" and layout != "square":
+        run.patterns = _hex_patterns(doc, path, node, folder, problems, layout)
     elif model == "overlapping":
         run.patterns = _patterns(doc, path, node, folder, problems)
     else:
@@ -205,14 +208,17 @@ def _run(doc, path, node, folder, problems: Problems, name: str) -> WfcRun | Non
         if mask is None:
             return None
     run.topology = Topology(layout, shape, axes, mask, spin)
-    if layout == "cube" and run.patterns is not None:
-        for key in ("fixed", "border"):
+    if layout != "square" and run.patterns is not None:
+        for key in ("fixed", "border", "ground")[: 2 if layout == "cube" else 3]:
             if key in node:
                 problems.add(
                     doc,
                     (*path, key),
-                    f"'{key}' is not taken by the voxel overlapping model yet",
-                    "'ground: true' puts the sample's floor at the bottom",
+                    f"'{key}' is not taken by the overlapping model on {run.topology.grid} grids "
+                    "yet",
+                    "'ground: true' puts the sample's floor at the bottom"
+                    if layout == "cube"
+                    else "",
                 )
                 return None
     run.extra = _writes(doc, path, node, run.topology, model, problems)
@@ -249,14 +255,6 @@ def _run(doc, path, node, folder, problems: Problems, name: str) -> WfcRun | Non
 def _layout(doc, path, node, problems: Problems):
     """(square | pointy | flat | cube, periodic per axis x, y, z), or (None, None)."""
     grid, model = node.get("grid", "square"), node["model"]
-    if grid == "hex" and model == "overlapping":
-        problems.add(
-            doc,
-            (*path, "grid"),
-            f"the overlapping model runs on square and cube grids, not {grid}",
-            "use 'model: tiled' on hex grids",
-        )
-        return None, None
     for key, owner in (("orientation", "hex"), ("depth", "cube")):
         if key in node and grid != owner:
             problems.add(doc, (*path, key), f"'{key}' applies to {owner} grids, not {grid}")
@@ -309,6 +307,36 @@ def _patterns(doc, path, node, folder, problems) -> PatternModel | None:
         problems.add(doc, (*path, "N"), f"N = {n} is larger than the {width} x {height} sample")
         return None
     return extract(image, n, node.get("symmetry", 8), node.get("periodic_input", True))
+
+
+def _hex_patterns(doc, path, node, folder, problems, layout: str) -> HexPatterns | None:
+    """The N x N rhombi of a hex sample map (a hexagonal .tmx or a CSV of tile ids)."""
+    where = (*path, "sample")
+    data = read_map(doc, where, node["sample"], folder, problems)
+    if data is None:
+        return None
+    if data.layout not in (None, layout) or data.ids.shape[0] != 1:
+        problems.add(
+            doc, where, f"the sample is not a flat {layout}-top hex map", "match 'orientation'"
+        )
+        return None
+    n, symmetry = node.get("N", 2), node.get("symmetry", 1)
+    if symmetry > 2:
+        problems.add(
+            doc,
+            (*path, "symmetry"),
+            f"a hex rhombus has 2 images (itself and its half turn), not {symmetry}",
+            "give symmetry 1 or 2",
+        )
+        return None
+    values, colors = sample_values(
+        data.ids[0], lambda t: data.colors.get(t) or (stand_in(t) if t >= 0 else (255,) * 3)
+    )
+    if n > min(values.shape) - 1:
+        shown = " x ".join(map(str, values.shape[::-1]))
+        problems.add(doc, (*path, "N"), f"N = {n} leaves no whole rhombus in the {shown} sample")
+        return None
+    return extract_hex(values, colors, layout, n, symmetry)
 
 
 def _voxel_patterns(doc, path, node, folder, problems) -> VoxelPatterns | None:

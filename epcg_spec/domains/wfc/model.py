@@ -8,6 +8,7 @@ import numpy as np
 
 from ...spec.document import Document
 from .constraints import Nogoods
+from .hexpatterns import HexPatterns
 from .patterns import PatternModel
 from .tiles import TiledModel
 from .topology import Topology
@@ -66,7 +67,7 @@ class WfcRun:
     outputs: int
     limit: int | None
     tiled: TiledModel | None
-    patterns: PatternModel | VoxelPatterns | None
+    patterns: PatternModel | VoxelPatterns | HexPatterns | None
     backtrack: bool
     max_backtracks: int | None
     attempts: int
@@ -94,7 +95,7 @@ class WfcRun:
     @property
     def grid(self) -> tuple[int, int]:
         """(columns, rows) of cells: an overlapping bounded grid has one cell per N x N window."""
-        if self.patterns is None or self.periodic:
+        if self.patterns is None or self.periodic or isinstance(self.patterns, HexPatterns):
             return self.width, self.height
         n = self.patterns.n
         return self.width - n + 1, self.height - n + 1

@@ -13,7 +13,7 @@ def side_tables(run: WfcRun) -> dict[int, np.ndarray]:
     """allowed[a, b] for b in direction d of a, for each forward direction d of the grid."""
     if run.tiled is not None:
         return {d: run.tiled.sides[d] for d in run.topology.forward}
-    if run.topology.grid == "cube":
+    if run.topology.grid != "square":
         return {d: run.patterns.sides[d] for d in run.topology.forward}
     return {0: run.patterns.right, 3: run.patterns.down}
 

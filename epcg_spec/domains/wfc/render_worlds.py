@@ -23,13 +23,15 @@ LINE = (40, 40, 40)
 
 
 def tile_colors(run: WfcRun) -> np.ndarray:
-    """(variants, 3): the mean colour of each variant's image."""
+    """(values, 3): the mean colour of each variant's image, or of each pattern's own cell."""
+    if run.tiled is None:
+        return run.patterns.colors[run.patterns.patterns[:, 0, 0]].astype(np.float64)
     return run.tiled.images.reshape(run.values, -1, 3).mean(axis=1)
 
 
 def cell_colors(run: WfcRun, domains: np.ndarray) -> np.ndarray:
     """(cells, 3) uint8: each cell's colour, its candidates weighted as in the square picture."""
-    weights = domains * run.tiled.weights[None, :]
+    weights = domains * run.weights[None, :]
     total = weights.sum(axis=1, keepdims=True)
     mean = (weights / np.where(total > 0, total, 1.0)) @ tile_colors(run)
     return np.floor(mean).astype(np.uint8)
@@ -38,6 +40,8 @@ def cell_colors(run: WfcRun, domains: np.ndarray) -> np.ndarray:
 def _marks(run: WfcRun, value: int) -> tuple[list[int], float]:
     """Directions to draw from a decided cell's centre, and how far (1 = to the side)."""
     connection = run.connection
+    if run.tiled is None:
+        return [], 0.0
     if connection is not None and connection.exits is not None:
         return [d for d, opens in connection.exits.items() if opens[value]], 1.0
     model = run.tiled

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .patterns import _agree
+from .patterns import _agree, first_appearance
 from .topology import Topology
 
 
@@ -58,13 +58,8 @@ def extract_voxels(
     periodic_input: bool,
 ) -> VoxelPatterns:
     """Every N x N x N pattern of a (z, y, x) grid of colour indices, and the overlap tables."""
-    flat = grid.ravel()
-    _, first, inverse = np.unique(flat, return_index=True, return_inverse=True)
-    order = np.argsort(first)
-    rank = np.empty_like(order)
-    rank[order] = np.arange(len(order))
-    values = rank[inverse.ravel()].reshape(grid.shape)
-    codes = flat[np.sort(first)]
+    codes, numbers = first_appearance(grid.ravel())
+    values = numbers.reshape(grid.shape)
     depth, height, width = grid.shape
     spans = [(s if periodic_input else s - n + 1) for s in (depth, height, width)]
     index: dict[bytes, int] = {}
