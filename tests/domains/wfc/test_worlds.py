@@ -484,7 +484,14 @@ def test_an_overlapping_run_with_a_mask_keeps_its_border_on_the_rectangle(write_
 
 
 @pytest.mark.parametrize(
-    "name", ["wfc-hex-pipes", "wfc-voxel-terrain", "wfc-voxel-patterns", "wfc-tiled-example"]
+    "name",
+    [
+        "wfc-hex-pipes",
+        "wfc-hex-lakes",
+        "wfc-voxel-terrain",
+        "wfc-voxel-patterns",
+        "wfc-tiled-example",
+    ],
 )
 def test_the_world_example_specs_build(tmp_path, name):
     spec = Path(__file__).parents[3] / "specs" / f"{name}.yaml"
