@@ -7,7 +7,16 @@ Ours keeps the undecided cells in a heap refreshed only where propagation touche
 
 Cases: 48 x 48 overlapping (maze sample, N = 3, 104 patterns), 48 x 48 tiled (pipes, 12
 variants), 192 x 192 tiled (pipes). Run: python benchmarks/bench_wfc.py [--smoke]
-(smoke: tiled pipes at 16 x 16 only, two attempts)
+(smoke: tiled pipes at 16 x 16 only, two attempts; no second table)
+
+A second table sets square, hex and cube grids side by side (no reference runs hex or cube):
+the hex pipes of specs/wfc-hex-pipes.yaml on a periodic 48 x 48 map (18 variants) and the
+voxel terrain of specs/wfc-voxel-terrain.yaml on 24 x 24 x 12 cells (5 variants), and the 3D
+overlapping model of specs/wfc-voxel-patterns.yaml (2 x 2 x 2 patterns of a .vox sample, bounded,
+with its ground) on 24 x 24 x 8 voxels. For each:
+the median time of a classic attempt and how many succeed, then the median time of an attempt
+that backtracks (up to one backtrack per cell) and its backtracking rate: backtracks per 100
+decisions over all its attempts.
 """
 
 from __future__ import annotations
@@ -19,6 +28,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import yaml
 from numba import njit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,12 +51,64 @@ if SMOKE:  # the tiled 48 x 48 case only, at 16 x 16
     CASES = [("16x16 tiled, pipes", {"model": "tiled", "tileset": "pipes/data.xml"}, 16, 1)]
 ATTEMPTS = 2 if SMOKE else 10
 POLICY = backtrack.Policy(max_backtracks=0, attempts=1)  # one classic attempt
+SPECS = ROOT / "specs"
+DROP = ("mask", "border", "connected", "counts", "write", "fixed", "seed")
+WORLDS = [
+    ("48x48 square, pipes", SAMPLES / "bench.yaml",
+     {"model": "tiled", "tileset": "pipes/data.xml", "size": 48, "periodic": True}),
+    ("48x48 hex, pipes", SPECS / "wfc-hex-pipes.yaml",
+     {"width": 48, "height": 48, "periodic": True}),
+    ("24x24x12 cube, terrain", SPECS / "wfc-voxel-terrain.yaml",
+     {"width": 24, "height": 24, "depth": 12}),
+    ("24x24x8 voxel patterns N=2", SPECS / "wfc-voxel-patterns.yaml",
+     {"width": 24, "height": 24, "depth": 8, "sample": "wfc-worlds/terrain-sample.vox"}),
+]  # fmt: skip
 
 
 def load_run(fields: dict, size: int):
     data = {"kind": "wfc", "name": "bench", "size": size, "periodic": True, **fields}
     doc = Document(source=str(SAMPLES / "bench.yaml"), data=data, format="yaml")
     return check_document(doc, {}).spec.runs[0]
+
+
+def load_world(path: Path, fields: dict):
+    """A spec's first run (or a tileset's, for the square case) with its grid changed."""
+    data = {"kind": "wfc", "name": "bench"}
+    if path.exists():
+        data = {k: v for k, v in yaml.safe_load(path.read_text()).items() if k not in DROP}
+    doc = Document(source=str(path), data={**data, **fields}, format="yaml")
+    return check_document(doc, {}).spec.runs[0]
+
+
+def worlds() -> None:
+    """Square, hex and cube: time per attempt, classic and backtracking, and the backtrack rate."""
+    print(
+        f"\n{'case':<26} {'classic':>9} {'ok':>6} {'backtracking':>13} {'ok':>6} {'bt/100 dec':>11}"
+    )
+    for label, path, fields in WORLDS:
+        run = load_world(path, fields)
+        model = build_network(run)
+        base = backtrack.prepare(model)
+        undo = backtrack.Policy(max_backtracks=run.cells, attempts=1)
+        backtrack.solve(model, 0, undo, base)
+        classic, classic_wins = per_attempt(
+            lambda s, m=model, b=base: backtrack.solve(m, s, POLICY, b).status == "solved",
+            ATTEMPTS,
+        )
+        outcomes: list[backtrack.Outcome] = []
+
+        def solve_once(seed, m=model, b=base, p=undo, log=outcomes) -> bool:
+            log.append(backtrack.solve(m, seed, p, b))
+            return log[-1].status == "solved"
+
+        undoing, undo_wins = per_attempt(solve_once, ATTEMPTS)
+        rate = (
+            100 * sum(o.backtracks for o in outcomes) / max(1, sum(o.decisions for o in outcomes))
+        )
+        print(
+            f"{label:<26} {classic * 1e3:>7.1f}ms {classic_wins:>3}/{ATTEMPTS} "
+            f"{undoing * 1e3:>11.1f}ms {undo_wins:>3}/{ATTEMPTS} {rate:>11.2f}"
+        )
 
 
 def sparse(right: np.ndarray, down: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -166,6 +228,8 @@ def main() -> int:
             f"{plain * 1e3:>11.0f}ms  {ratios} faster "
             f"({our_wins}/{ATTEMPTS} attempts without contradiction)"
         )
+    if not SMOKE:
+        worlds()
     return 0
 
 

@@ -29,6 +29,7 @@ class Element:
     line: int
     col: int
     children: list[Element] = field(default_factory=list)
+    text: str = ""  # the character data directly inside the element
 
     def all(self, tag: str) -> list[Element]:
         return [c for c in self.children if c.tag == tag]
@@ -54,8 +55,13 @@ def parse_xml(text: str, source: str) -> Element:
     def end(_tag):
         stack.pop()
 
+    def characters(data):
+        if stack:
+            stack[-1].text += data
+
     parser.StartElementHandler = start
     parser.EndElementHandler = end
+    parser.CharacterDataHandler = characters
     try:
         parser.Parse(text, True)
     except xml.parsers.expat.ExpatError as exc:

@@ -7,29 +7,45 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PIL import Image, UnidentifiedImageError
 
-from ...errors import Diagnostic, SpecError
+from ...errors import SpecError
 from ...spec.document import Document
 from ...spec.document import Path as DocPath
 from ...spec.load import read_text
+from .constraints import AXES, MIRRORS, max_consecutive, mirror, mirror_element, separation
+from .examples import learn, read_map, stand_in
 from .formats import read_tileset
-from .model import DEFAULT_SIZE, Connection, Count, Restriction, WfcRun, WfcSpec
+from .formats_vox import read_vox
+from .hexpatterns import HexPatterns, extract_hex, sample_values
+from .inputs import Problems, read_image
+from .masks import read_mask
+from .model import DEFAULT_SIZE, Connection, Count, Distance, Restriction, WfcRun, WfcSpec
+from .orbits import (
+    add_label_rules,
+    add_world_rule,
+    build_world_variants,
+    labels_fit,
+    letters,
+    variant_exits,
+)
 from .patterns import PatternModel, extract
 from .tiles import (
     DIRECTIONS,
-    SYMMETRIES,
     TileDef,
     TiledModel,
     add_rule,
     build_variants,
+    local_actions,
     rotate_exits,
 )
+from .topology import Topology
+from .voxels import VoxelPatterns, extract_voxels
 
 ONLY = {
     "overlapping": ("sample", "N", "symmetry", "periodic_input", "ground"),
     "tiled": (
         "tileset",
+        "example",
         "tiles",
         "neighbors",
         "subset",
@@ -37,12 +53,23 @@ ONLY = {
         "tile_size",
         "counts",
         "connected",
+        "separation",
+        "max_consecutive",
+        "mirror",
+        "acyclic",
+        "distance",
         "text_output",
         "black_background",
     ),
 }
 RUN_KEYS = (
     "model",
+    "grid",
+    "orientation",
+    "rotations",
+    "depth",
+    "mask",
+    "write",
     "width",
     "height",
     "size",
@@ -58,20 +85,10 @@ RUN_KEYS = (
 )
 DEFAULT_TILE_SIZE = 8
 SIDES = ("top", "bottom", "left", "right")
-
-
-class Problems:
-    """Collects located diagnostics; raises them all at the end."""
-
-    def __init__(self) -> None:
-        self.found: list[Diagnostic] = []
-
-    def add(self, doc: Document, path: DocPath, message: str, hint: str = "") -> None:
-        self.found.append(doc.diag(path, message, hint))
-
-    def raise_any(self) -> None:
-        if self.found:
-            raise SpecError(self.found)
+CUBE_SIDES = ("west", "east", "south", "north", "down", "up")  # x = 0, x = max, y, z
+FROM_SIDES = "sides"  # the symmetry of a tile under `rotations: all`: read from its labels
+# extra files and the grids they apply to
+WRITES = {"csv": ("square", "hex", "cube"), "tmx": ("square", "hex")}
 
 
 def load_wfc_spec(doc: Document, params: dict[str, Any]) -> WfcSpec:
@@ -119,12 +136,23 @@ def _run(doc, path, node, folder, problems: Problems, name: str) -> WfcRun | Non
     size = node.get("size", DEFAULT_SIZE[model])
     width, height = node.get("width", size), node.get("height", size)
     search = node.get("search") or {}
+    layout, axes = _layout(doc, path, node, problems)
+    if layout is None:
+        return None
+    spin = node.get("rotations", "vertical")
+    if spin == "all" and (layout != "cube" or model != "tiled"):
+        problems.add(
+            doc,
+            (*path, "rotations"),
+            "'rotations: all' turns tiled-model tiles on cube grids only",
+        )
+        return None
     run = WfcRun(
         name=name,
         model=model,
         width=width,
         height=height,
-        periodic=node.get("periodic", False),
+        periodic=all(axes[:2]),
         heuristic=node.get("heuristic", "entropy"),
         outputs=node.get("outputs", 1),
         limit=node.get("limit"),
@@ -135,49 +163,136 @@ def _run(doc, path, node, folder, problems: Problems, name: str) -> WfcRun | Non
         attempts=search.get("attempts", 10),
         text_output=node.get("text_output", True),
         black_background=node.get("black_background", False),
+        depth=node.get("depth", size) if layout == "cube" else 1,
     )
-    if model == "overlapping":
+    if model == "overlapping" and layout == "cube":
+        run.patterns = _voxel_patterns(doc, path, node, folder, problems)
+    elif model == "overlapping" and layout != "square":
+        run.patterns = _hex_patterns(doc, path, node, folder, problems, layout)
+    elif model == "overlapping":
         run.patterns = _patterns(doc, path, node, folder, problems)
     else:
-        run.tiled = _tiles(doc, path, node, folder, problems)
+        run.topology = Topology(layout, (width, height, run.depth), axes, spin=spin)
+        run.tiled = _tiles(doc, path, node, folder, problems, run.topology)
     if run.tiled is None and run.patterns is None:
         return None
     columns, rows = run.grid
-    low = 2 if run.periodic else 1
-    if columns < low or rows < low:
+    bounded = run.patterns is not None and not run.periodic and layout == "cube"
+    shape = (columns, rows, run.depth - run.patterns.n + 1 if bounded else run.depth)
+    shown = " x ".join(map(str, shape[: 3 if layout == "cube" else 2]))
+    for axis, key in enumerate(("width", "height", "depth")[: 3 if layout == "cube" else 2]):
+        low = 2 if axes[axis] else 1
+        if shape[axis] < low:
+            problems.add(
+                doc,
+                (*path, key if key in node else "size"),
+                f"the grid of cells is {shown}, too small",
+                f"the {key} needs at least {low} cell(s){' (it wraps)' if axes[axis] else ''}",
+            )
+            return None
+    stagger = {"pointy": 1, "flat": 0}.get(layout)
+    if stagger is not None and axes[stagger] and shape[stagger] % 2:
         problems.add(
             doc,
-            (*path, "width" if columns < low else "height"),
-            f"the grid of cells is {columns} x {rows}, too small",
-            f"a {'periodic ' if run.periodic else ''}grid needs at least {low} cells each way",
+            (*path, "periodic"),
+            f"a periodic {layout}-top hex map needs an even number of "
+            f"{'rows' if stagger else 'columns'}, not {shape[stagger]}",
+            "the staggered rows (or columns) must pair up across the seam",
         )
         return None
+    mask = None
+    if "mask" in node:
+        mask = read_mask(doc, (*path, "mask"), node["mask"], shape, folder, problems)
+        if mask is None:
+            return None
+    run.topology = Topology(layout, shape, axes, mask, spin)
+    if layout != "square" and run.patterns is not None:
+        for key in ("fixed", "border", "ground")[: 2 if layout == "cube" else 3]:
+            if key in node:
+                problems.add(
+                    doc,
+                    (*path, key),
+                    f"'{key}' is not taken by the overlapping model on {run.topology.grid} grids "
+                    "yet",
+                    "'ground: true' puts the sample's floor at the bottom"
+                    if layout == "cube"
+                    else "",
+                )
+                return None
+    run.extra = _writes(doc, path, node, run.topology, model, problems)
     for i, item in enumerate(node.get("fixed") or []):
         _fixed(doc, (*path, "fixed", i), item, run, problems)
     if "border" in node:
         _border(doc, (*path, "border"), node["border"], run, problems)
     if node.get("ground"):
         _ground(run)
+    if run.tiled is None:  # the tiled-only keys below were reported above
+        return run
     for i, item in enumerate(node.get("counts") or []):
         _count(doc, (*path, "counts", i), item, run, problems)
     if "connected" in node:
         _connected(doc, (*path, "connected"), node["connected"], run, problems)
+    for i, item in enumerate(node.get("separation") or []):
+        _separation(doc, (*path, "separation", i), item, run, problems)
+    for i, item in enumerate(node.get("max_consecutive") or []):
+        _max_consecutive(doc, (*path, "max_consecutive", i), item, run, problems)
+    for i, axis in enumerate(node.get("mirror") or []):
+        _mirror(doc, (*path, "mirror", i), axis, run, problems)
+    if "acyclic" in node:
+        through = _connection(doc, (*path, "acyclic"), node["acyclic"], run, problems)
+        if through is not None:
+            run.acyclic.append(through)
+    for i, item in enumerate(node.get("distance") or []):
+        _distance(doc, (*path, "distance", i), item, run, problems)
     return run
 
 
 # ---------------------------------------------------------------- inputs
 
 
-def _image(doc, path, relative: str, folder: Path, problems: Problems) -> np.ndarray | None:
-    file = (folder / relative).resolve()
-    try:
-        with Image.open(file) as image:
-            return np.asarray(image.convert("RGB"))
-    except FileNotFoundError:
-        problems.add(doc, path, f"no image at {file}", "paths are relative to the spec's folder")
-    except (UnidentifiedImageError, OSError) as exc:
-        problems.add(doc, path, f"cannot read the image {file}: {exc}")
-    return None
+def _layout(doc, path, node, problems: Problems):
+    """(square | pointy | flat | cube, periodic per axis x, y, z), or (None, None)."""
+    grid, model = node.get("grid", "square"), node["model"]
+    for key, owner in (("orientation", "hex"), ("depth", "cube")):
+        if key in node and grid != owner:
+            problems.add(doc, (*path, key), f"'{key}' applies to {owner} grids, not {grid}")
+            return None, None
+    layout = node.get("orientation", "pointy") if grid == "hex" else grid
+    periodic = node.get("periodic", False)
+    axes = 3 if grid == "cube" else 2
+    if isinstance(periodic, bool):
+        return layout, (periodic, periodic, periodic and axes == 3)
+    names = "x, y, z" if axes == 3 else "x, y"
+    if model == "overlapping" or len(periodic) != axes:
+        problems.add(
+            doc,
+            (*path, "periodic"),
+            f"per-axis 'periodic' takes {axes} booleans ({names}) on a {grid} grid"
+            if model == "tiled"
+            else "the overlapping model wraps both axes or neither",
+            "or one boolean for every axis",
+        )
+        return None, None
+    return layout, (*periodic, False)[:3]
+
+
+def _writes(doc, path, node, topology: Topology, model: str, problems) -> tuple[str, ...]:
+    """The extra files asked for, each checked against the grid and the model."""
+    out = []
+    for i, what in enumerate(node.get("write") or []):
+        grids = WRITES[what]
+        if model == "overlapping":
+            problems.add(doc, (*path, "write", i), f"'{what}' holds tile ids: tiled model only")
+        elif topology.grid not in grids:
+            problems.add(
+                doc,
+                (*path, "write", i),
+                f"'{what}' files are not written for {topology.grid} grids",
+                f"'{what}' is for {' and '.join(grids)} grids",
+            )
+        else:
+            out.append(what)
+    return tuple(out)
 
 
 def _patterns(doc, path, node, folder, problems) -> PatternModel | None:
@@ -189,7 +304,7 @@ def _patterns(doc, path, node, folder, problems) -> PatternModel | None:
             "add 'sample: FILE.png' (relative to the spec), or use model: tiled",
         )
         return None
-    image = _image(doc, (*path, "sample"), node["sample"], folder, problems)
+    image = read_image(doc, (*path, "sample"), node["sample"], folder, problems)
     if image is None:
         return None
     n = node.get("N", 3)
@@ -200,14 +315,71 @@ def _patterns(doc, path, node, folder, problems) -> PatternModel | None:
     return extract(image, n, node.get("symmetry", 8), node.get("periodic_input", True))
 
 
-def _tiles(doc, path, node, folder, problems) -> TiledModel | None:
-    if ("tileset" in node) == ("tiles" in node):
+def _hex_patterns(doc, path, node, folder, problems, layout: str) -> HexPatterns | None:
+    """The N x N rhombi of a hex sample map (a hexagonal .tmx or a CSV of tile ids)."""
+    where = (*path, "sample")
+    data = read_map(doc, where, node["sample"], folder, problems)
+    if data is None:
+        return None
+    if data.layout not in (None, layout) or data.ids.shape[0] != 1:
+        problems.add(
+            doc, where, f"the sample is not a flat {layout}-top hex map", "match 'orientation'"
+        )
+        return None
+    n, symmetry = node.get("N", 2), node.get("symmetry", 1)
+    if symmetry > 2:
+        problems.add(
+            doc,
+            (*path, "symmetry"),
+            f"a hex rhombus has 2 images (itself and its half turn), not {symmetry}",
+            "give symmetry 1 or 2",
+        )
+        return None
+    values, colors = sample_values(
+        data.ids[0], lambda t: data.colors.get(t) or (stand_in(t) if t >= 0 else (255,) * 3)
+    )
+    if n > min(values.shape) - 1:
+        shown = " x ".join(map(str, values.shape[::-1]))
+        problems.add(doc, (*path, "N"), f"N = {n} leaves no whole rhombus in the {shown} sample")
+        return None
+    return extract_hex(values, colors, layout, n, symmetry)
+
+
+def _voxel_patterns(doc, path, node, folder, problems) -> VoxelPatterns | None:
+    """The N x N x N patterns of a .vox sample (its colour indices, no voxel as one more)."""
+    where = (*path, "sample")
+    file = (folder / node["sample"]).resolve()
+    if file.suffix.lower() != ".vox":
+        problems.add(doc, where, "a cube grid's sample is a MagicaVoxel .vox file")
+        return None
+    if not file.exists():
+        problems.add(doc, where, f"no sample at {file}", "paths are relative to the spec's folder")
+        return None
+    try:
+        grid, palette = read_vox(file.read_bytes(), str(file))
+    except SpecError as error:
+        problems.found.extend(error.diagnostics)
+        return None
+    n = node.get("N", 2)
+    if n > min(grid.shape):
+        shown = " x ".join(map(str, grid.shape[::-1]))
+        problems.add(doc, (*path, "N"), f"N = {n} is larger than the {shown} sample")
+        return None
+    used = {c: palette[c] for c in np.unique(grid).tolist() if c > 0}
+    return extract_voxels(grid, used, n, node.get("symmetry", 8), node.get("periodic_input", True))
+
+
+def _tiles(doc, path, node, folder, problems, topology: Topology) -> TiledModel | None:
+    if sum(key in node for key in ("tileset", "tiles", "example")) != 1:
         problems.add(
             doc,
             path,
-            "a tiled model needs either 'tileset' (a tileset XML) or 'tiles' (inline), not both",
+            "a tiled model needs one of 'tileset' (a tileset XML), 'tiles' (inline) and "
+            "'example' (a map to learn from)",
         )
         return None
+    if "example" in node:
+        return _example(doc, (*path, "example"), node, folder, problems, topology)
     if "tileset" in node:
         if "neighbors" in node or "subsets" in node:
             key = "neighbors" if "neighbors" in node else "subsets"
@@ -224,15 +396,45 @@ def _tiles(doc, path, node, folder, problems) -> TiledModel | None:
     else:
         tile_doc, tile_path, tile_folder, source = doc, path, folder, node
     subset = _subset(doc, path, node, source, problems)
-    defs = _tile_defs(tile_doc, tile_path, source, tile_folder, subset, node, problems)
+    defs = _tile_defs(tile_doc, tile_path, source, tile_folder, subset, node, problems, topology)
     if defs is None:
         return None
-    model = build_variants(defs)
+    world = topology.grid != "square"
+    if topology.spin == "all" and source.get("neighbors"):
+        problems.add(
+            tile_doc,
+            (*tile_path, "neighbors"),
+            "with 'rotations: all' tiles meet by their side labels",
+            "leave out 'neighbors'",
+        )
+        return None
+    model = build_world_variants(defs, topology) if world else build_variants(defs)
+    labelled = [t.labels is not None for t in defs]
+    if any(labelled):
+        if not all(labelled):
+            name = defs[labelled.index(False)].name
+            problems.add(
+                tile_doc,
+                (*tile_path, "tiles"),
+                f"tile '{name}' has no 'sides' while others do",
+                "label every tile's sides, or none and give 'neighbors'",
+            )
+            return None
+        add_label_rules(model, topology)
     known = {str(entry.get("name")) for entry in source.get("tiles") or []}
     for i, rule in enumerate(source.get("neighbors") or []):
         where = (*tile_path, "neighbors", i)
+        sides = ("top", "bottom") if "top" in rule or "bottom" in rule else ("left", "right")
+        if sides[0] == "top" and topology.grid != "cube":
+            problems.add(
+                tile_doc,
+                (*where, "top" if "top" in rule else "bottom"),
+                f"'top'/'bottom' rules stack tiles on cube grids, not on {topology.grid} grids",
+                "give 'left' and 'right'",
+            )
+            continue
         pair = []
-        for side in ("left", "right"):
+        for side in sides:
             text = str(rule.get(side, ""))
             name = text.split()[0] if text.split() else ""
             if name not in known:
@@ -240,8 +442,38 @@ def _tiles(doc, path, node, folder, problems) -> TiledModel | None:
             elif name in model.first:
                 pair.append(_variant(tile_doc, (*where, side), text, model, problems))
         if len(pair) == 2 and None not in pair:
-            add_rule(model, pair[0], pair[1])
+            if not world:
+                add_rule(model, pair[0], pair[1])
+            else:  # left/right: b in direction 0 of a; top/bottom: b below a
+                down = topology.directions.index("down") if sides[0] == "top" else 0
+                add_world_rule(model, topology, pair[0], pair[1], down)
     return None if problems.found else model
+
+
+def _example(doc, path, node, folder, problems, topology: Topology) -> TiledModel | None:
+    """Tiles and adjacency learned from a map drawn in Tiled, MagicaVoxel or as CSV."""
+    for key in ("neighbors", "subsets", "subset"):
+        if key in node:
+            problems.add(doc, (*path[:-1], key), f"'{key}' comes from the example map here")
+            return None
+    data = read_map(doc, path, node["example"], folder, problems)
+    if data is None:
+        return None
+    if data.layout is not None and data.layout != topology.layout:
+        problems.add(
+            doc,
+            path,
+            f"the example is a {data.layout} map but the grid is {topology.layout}",
+            "set 'grid' (and 'orientation') to match the example",
+        )
+        return None
+    if data.ids.shape[0] > 1 and topology.grid != "cube":
+        problems.add(doc, path, "the example has layers but the grid is flat", "use 'grid: cube'")
+        return None
+    if not (data.ids >= 0).any():
+        problems.add(doc, path, "the example map holds no tile")
+        return None
+    return learn(data, topology.layout)
 
 
 def _subset(doc, path, node, source, problems) -> set[str] | None:
@@ -262,9 +494,14 @@ def _subset(doc, path, node, source, problems) -> set[str] | None:
     return set(subsets[wanted])
 
 
-def _tile_defs(doc, path, source, folder, subset, node, problems) -> list[TileDef] | None:
+def _tile_defs(doc, path, source, folder, subset, node, problems, topology: Topology):
+    """The tiles to place, checked; None after a problem."""
     tiles: list[TileDef] = []
     unique = bool(source.get("unique", False))
+    symmetries = letters(topology)
+    if unique and topology.grid != "square":
+        problems.add(doc, path, "a 'unique' tileset (one image per variant) is for square grids")
+        return None
     sizes: set[tuple[int, ...]] = set()
     seen: set[str] = set()
     for i, entry in enumerate(source.get("tiles") or []):
@@ -280,12 +517,23 @@ def _tile_defs(doc, path, source, folder, subset, node, problems) -> list[TileDe
         if subset is not None and name not in subset:
             continue
         letter = entry.get("symmetry", "X")
-        if letter not in SYMMETRIES:
+        if topology.spin == "all":
+            if "symmetry" in entry or "sides" not in entry:
+                problems.add(
+                    doc,
+                    (*where, "symmetry" if "symmetry" in entry else "sides"),
+                    "with 'rotations: all' a tile's 'sides' give its symmetry",
+                    "label the six sides and leave out 'symmetry'",
+                )
+                continue
+            letter = FROM_SIDES
+        elif letter not in symmetries:
             problems.add(
                 doc,
                 (*where, "symmetry"),
-                f"unknown symmetry {letter!r}",
-                f"one of: {', '.join(SYMMETRIES)}",
+                f"unknown symmetry {letter!r}"
+                + (f" on a {topology.grid} grid" if topology.grid != "square" else ""),
+                f"one of: {', '.join(symmetries)}",
             )
             continue
         weight = entry.get("weight", 1.0)
@@ -298,11 +546,18 @@ def _tile_defs(doc, path, source, folder, subset, node, problems) -> list[TileDe
         if images is None:
             continue
         sizes |= {im.shape for im in images}
-        tiles.append(TileDef(name, letter, float(weight), images))
+        air = bool(entry.get("air", False))
+        if air and topology.grid != "cube":
+            problems.add(doc, (*where, "air"), "'air' tiles leave voxels empty: cube grids only")
+            continue
+        labels = _labels(doc, where, entry, letter, topology, problems)
+        if labels is False:
+            continue
+        tiles.append(TileDef(name, letter, float(weight), images, air, labels=labels))
     if len(sizes) > 1:
         problems.add(doc, (*path, "tiles"), f"the tile images differ in size: {sorted(sizes)}")
         return None
-    if not tiles:
+    if not tiles and not problems.found:
         problems.add(doc, (*path, "tiles"), "no tiles to place (check 'subset')")
         return None
     if problems.found:
@@ -314,6 +569,27 @@ def _tile_defs(doc, path, source, folder, subset, node, problems) -> list[TileDe
     return tiles
 
 
+def _labels(doc, where, entry, letter: str, topology: Topology, problems):
+    """A tile's side labels (None if it has none; False after a problem)."""
+    if "sides" not in entry:
+        return None
+    if topology.grid == "square":
+        problems.add(
+            doc, (*where, "sides"), "side labels are for hex and cube grids", "give 'neighbors'"
+        )
+        return False
+    labels = tuple(str(x) for x in entry["sides"])  # the schema asks for 6, as both grids have
+    if letter != FROM_SIDES and not labels_fit(topology, letter, labels):
+        problems.add(
+            doc,
+            (*where, "sides"),
+            f"the sides {list(labels)} do not have symmetry {letter!r}",
+            "give the letter of the symmetry the sides have (F: none)",
+        )
+        return False
+    return labels
+
+
 def _tile_images(doc, where, entry, name, letter, unique, folder, node, problems):
     if "color" in entry:
         rgb = _color(doc, (*where, "color"), entry["color"], problems)
@@ -321,14 +597,13 @@ def _tile_images(doc, where, entry, name, letter, unique, folder, node, problems
             return None
         side = node.get("tile_size", DEFAULT_TILE_SIZE)
         return (np.broadcast_to(np.array(rgb, np.uint8), (side, side, 3)).copy(),)
-    cardinality = SYMMETRIES[letter][0]
     files = [entry["image"]] if "image" in entry else None
     if files is None:
-        stems = [f"{name} {t}" for t in range(cardinality)] if unique else [name]
+        stems = [f"{name} {t}" for t in range(len(local_actions(letter)))] if unique else [name]
         files = [_find_tile(folder, stem) for stem in stems]
     images = []
     for file in files:
-        image = _image(
+        image = read_image(
             doc, (*where, "image") if "image" in entry else where, str(file), folder, problems
         )
         if image is None:
@@ -454,30 +729,60 @@ def _restrict_pixels(run: WfcRun, xs: np.ndarray, ys: np.ndarray, color: int) ->
             run.restrictions.append(Restriction(np.unique(cx[keep] + cy[keep] * columns), allowed))
 
 
-def _apply(run: WfcRun, xs: np.ndarray, ys: np.ndarray, what) -> None:
-    """Restrict the cells (tiled) or pixels (overlapping) at (xs, ys) to `what`."""
+def _apply(run: WfcRun, xs: np.ndarray, ys: np.ndarray, what, zs=None) -> None:
+    """Restrict the cells (tiled) or pixels (overlapping) at (xs, ys[, zs]) to `what`."""
     if run.tiled is not None:
-        columns = run.grid[0]
-        run.restrictions.append(Restriction(np.unique(xs + ys * columns), what))
+        columns, rows = run.grid
+        layer = 0 if zs is None else zs * columns * rows
+        run.restrictions.append(Restriction(np.unique(xs + ys * columns + layer), what))
     else:
         _restrict_pixels(run, xs, ys, what)
 
 
 def _fixed(doc, path, item, run: WfcRun, problems) -> None:
     width, height = run.width, run.height
-    where = [k for k in ("at", "row", "column") if k in item]
-    if len(where) != 1:
-        problems.add(doc, path, "give exactly one of 'at: [x, y]', 'row: y' and 'column: x'")
+    cube = run.topology.grid == "cube"
+    if "map" in item:
+        _fixed_map(doc, path, item, run, problems)
+        return
+    allowed = ("at", "layer") if cube else ("at", "row", "column")
+    where = [k for k in ("at", "row", "column", "layer") if k in item]
+    if len(where) != 1 or where[0] not in allowed:
+        problems.add(
+            doc,
+            path,
+            "give exactly one of 'at: [x, y, z]' and 'layer: z' on a cube grid"
+            if cube
+            else "give exactly one of 'at: [x, y]', 'row: y' and 'column: x'",
+        )
         return
     what = _values_of(doc, path, item, run, problems)
     if what is None:
         return
+    zs = None
     if "at" in item:
-        x, y = item["at"]
-        if not (-width <= x < width and -height <= y < height):
-            problems.add(doc, (*path, "at"), f"[{x}, {y}] is outside the {width} x {height} output")
+        at, sizes = item["at"], (width, height, run.depth)[: 3 if cube else 2]
+        if len(at) != len(sizes):
+            problems.add(
+                doc,
+                (*path, "at"),
+                f"a cell of a {run.topology.grid} grid is [{'x, y, z'[: 3 * len(sizes) - 2]}]",
+            )
             return
-        xs, ys = np.array([x % width]), np.array([y % height])
+        if not all(-n <= c < n for c, n in zip(at, sizes, strict=True)):
+            shown = " x ".join(map(str, sizes))
+            problems.add(doc, (*path, "at"), f"{list(at)} is outside the {shown} output")
+            return
+        xs, ys = np.array([at[0] % width]), np.array([at[1] % height])
+        if cube:
+            zs = np.array([at[2] % run.depth])
+    elif "layer" in item:
+        z = item["layer"]
+        if not -run.depth <= z < run.depth:
+            problems.add(doc, (*path, "layer"), f"layer {z} is outside the {run.depth} layers")
+            return
+        ys, xs = (a.ravel() for a in np.indices((height, width)))
+        zs = np.full(len(xs), z % run.depth)
     elif "row" in item:
         y = item["row"]
         if not -height <= y < height:
@@ -490,7 +795,42 @@ def _fixed(doc, path, item, run: WfcRun, problems) -> None:
             problems.add(doc, (*path, "column"), f"column {x} is outside the {width} columns")
             return
         xs, ys = np.full(height, x % width), np.arange(height)
-    _apply(run, xs, ys, what)
+    _apply(run, xs, ys, what, zs)
+
+
+def _fixed_map(doc, path, item, run: WfcRun, problems) -> None:
+    """Every drawn cell of a partly drawn map holds the tile (or variant) its id names."""
+    others = [k for k in item if k != "map"]
+    if others or run.tiled is None:
+        problems.add(
+            doc,
+            (*path, others[0]) if others else (*path, "map"),
+            "'map' fixes tiles on its own" if others else "a map fixes tiles: tiled model only",
+        )
+        return
+    folder = Path(doc.source).resolve().parent
+    data = read_map(doc, (*path, "map"), item["map"], folder, problems)
+    if data is None:
+        return
+    shape = run.topology.shape
+    if data.shape != shape:
+        problems.add(
+            doc,
+            (*path, "map"),
+            f"the map is {' x '.join(map(str, data.shape))} cells, the grid "
+            f"{' x '.join(map(str, shape))}",
+        )
+        return
+    flat = data.ids.ravel()
+    drawn = (flat >= 0) & ~np.isin(flat, list(data.air))  # a .vox's empty voxels are undrawn
+    for tile in np.unique(flat[drawn]).tolist():
+        name = data.name(tile)
+        if name not in run.tiled.first:
+            name = data.names.get(tile, name)
+        mask = _tile_mask(doc, (*path, "map"), [name], run, problems)
+        if mask is None:
+            return
+        run.restrictions.append(Restriction(np.flatnonzero(flat == tile), mask))
 
 
 def _border(doc, path, item, run: WfcRun, problems) -> None:
@@ -498,7 +838,35 @@ def _border(doc, path, item, run: WfcRun, problems) -> None:
     if what is None:
         return
     width, height = run.width, run.height
-    for side in item.get("sides", list(SIDES)):
+    names = CUBE_SIDES if run.topology.grid == "cube" else SIDES
+    masked = run.topology.mask is not None
+    along_mask = masked and run.tiled is not None
+    wanted = list(item.get("sides", (*names, "mask") if along_mask else names))
+    wrong = [s for s in wanted if s not in names and s != "mask"]
+    if "mask" in wanted and not masked:
+        wrong.append("mask")
+    if wrong:
+        problems.add(
+            doc,
+            (*path, "sides"),
+            f"'{wrong[0]}' is not a side of this {run.topology.grid} grid",
+            f"sides: {', '.join(names)}{', mask (where the grid has a mask)' if masked else ''}",
+        )
+        return
+    if "mask" in wanted:
+        wanted.remove("mask")
+        if run.tiled is None:
+            problems.add(doc, (*path, "sides"), "a border along the mask: tiled model only")
+            return
+        run.restrictions.append(Restriction(run.topology.beside_mask(), what))
+    if run.topology.grid == "cube":
+        xyz = run.topology.coordinates()
+        for side in wanted:
+            axis, end = divmod(names.index(side), 2)
+            on = xyz[xyz[:, axis] == (run.topology.shape[axis] - 1) * end]
+            _apply(run, on[:, 0], on[:, 1], what, on[:, 2])
+        return
+    for side in wanted:
         if side in ("top", "bottom"):
             xs, ys = np.arange(width), np.full(width, 0 if side == "top" else height - 1)
         else:
@@ -507,13 +875,16 @@ def _border(doc, path, item, run: WfcRun, problems) -> None:
 
 
 def _ground(run: WfcRun) -> None:
-    """The sample's bottom patterns fill the bottom row of cells, and appear nowhere else."""
+    """The sample's bottom patterns fill the bottom row (cube: the floor layer) of cells, and
+    appear nowhere else."""
     columns, rows = run.grid
-    row = run.height - run.patterns.n
     bottom = np.zeros(run.values, dtype=bool)
     bottom[run.patterns.bottom] = True
-    cells = np.arange(columns * rows)
-    on_row = cells // columns == row
+    cells = np.arange(run.topology.cells)
+    if run.topology.grid == "cube":
+        on_row = cells < columns * rows
+    else:
+        on_row = cells // columns == run.height - run.patterns.n
     run.restrictions.append(Restriction(cells[on_row], bottom))
     run.restrictions.append(Restriction(cells[~on_row], ~bottom))
 
@@ -522,7 +893,7 @@ def _count(doc, path, item, run: WfcRun, problems) -> None:
     mask = _tile_mask(doc, (*path, "tile"), [item["tile"]], run, problems)
     if mask is None:
         return
-    cells = run.grid[0] * run.grid[1]
+    cells = run.cells
     lo, hi = item.get("min", 0), item.get("max", cells)
     if lo > hi:
         problems.add(doc, path, f"min {lo} is more than max {hi}")
@@ -531,19 +902,114 @@ def _count(doc, path, item, run: WfcRun, problems) -> None:
 
 
 def _connected(doc, path, item, run: WfcRun, problems) -> None:
+    run.connection = _connection(doc, path, item, run, problems)
+
+
+def _connection(doc, path, item, run: WfcRun, problems) -> Connection | None:
+    """Path tiles, and the sides each opens if `exits` is given (connected, acyclic, distance)."""
     mask = _tile_mask(doc, (*path, "tiles"), item["tiles"], run, problems)
     if mask is None:
-        return
+        return None
     if "exits" not in item:
-        run.connection = Connection(np.flatnonzero(mask), None)
-        return
-    exits = {d: np.zeros(run.values, dtype=bool) for d in DIRECTIONS}
+        return Connection(np.flatnonzero(mask), None)
+    directions = run.topology.directions
+    exits = {d: np.zeros(run.values, dtype=bool) for d in range(len(directions))}
     for name, sides in item["exits"].items():
         if name not in run.tiled.first:
             _unknown_tile(doc, (*path, "exits", name), name, list(run.tiled.first), problems)
-            return
+            return None
+        wrong = [side for side in sides if side not in directions]
+        if wrong:
+            problems.add(
+                doc,
+                (*path, "exits", name),
+                f"'{wrong[0]}' is not a direction of a {run.topology.grid} grid",
+                f"directions: {', '.join(directions)}",
+            )
+            return None
         for variant in run.tiled.variants(name):
-            local = variant - run.tiled.first[name]
-            for side in rotate_exits(set(sides), local):
-                exits[side][variant] = True
-    run.connection = Connection(np.flatnonzero(mask), exits)
+            if run.topology.grid == "square":
+                local = variant - run.tiled.first[name]
+                opened = {DIRECTIONS.index(d) for d in rotate_exits(set(sides), local)}
+            else:
+                base = {directions.index(side) for side in sides}
+                opened = variant_exits(run.tiled, variant, base)
+            for d in opened:
+                exits[d][variant] = True
+    return Connection(np.flatnonzero(mask), exits)
+
+
+def _separation(doc, path, item, run: WfcRun, problems) -> None:
+    mask = _tile_mask(doc, (*path, "tiles"), item["tiles"], run, problems)
+    if mask is None:
+        return
+    if item["distance"] < 2:
+        problems.add(
+            doc,
+            (*path, "distance"),
+            f"distance {item['distance']} keeps every pair apart already",
+            "give 2 or more: 2 keeps the tiles off neighbouring cells",
+        )
+        return
+    run.nogoods.append(separation(run.topology, mask, item["distance"]))
+
+
+def _max_consecutive(doc, path, item, run: WfcRun, problems) -> None:
+    mask = _tile_mask(doc, (*path, "tiles"), item["tiles"], run, problems)
+    if mask is None:
+        return
+    axes = AXES[run.topology.layout]
+    axis = item.get("axis", "x")
+    if axis not in axes:
+        problems.add(
+            doc,
+            (*path, "axis") if "axis" in item else path,
+            f"rows of a {run.topology.layout} grid do not run along {axis}",
+            f"axes here: {', '.join(axes)}",
+        )
+        return
+    run.nogoods.append(max_consecutive(run.topology, mask, item["max"], axis))
+
+
+def _mirror(doc, path, axis: str, run: WfcRun, problems) -> None:
+    axes = MIRRORS.get(run.topology.layout, {})
+    if axis not in axes:
+        where = f"a {run.topology.grid} grid" if not axes else f"axis {axis}"
+        problems.add(
+            doc,
+            path,
+            f"mirror {axis}: no mirror for {where}",
+            "mirrors are x or y on square and cube grids",
+        )
+        return
+    nogoods, on_line = mirror(run.topology, run.tiled.actions, axis)
+    run.nogoods.append(nogoods)
+    image = run.tiled.actions[:, mirror_element(run.topology, axis)]
+    if len(on_line):
+        run.restrictions.append(Restriction(on_line, image == np.arange(run.values)))
+
+
+def _distance(doc, path, item, run: WfcRun, problems) -> None:
+    through = _connection(doc, path, item, run, problems)
+    if through is None:
+        return
+    ends = []
+    sizes = run.topology.shape[: 3 if run.topology.grid == "cube" else 2]
+    for key in ("from", "to"):
+        cell = item[key]
+        if len(cell) != len(sizes) or not all(
+            0 <= c < n for c, n in zip(cell, sizes, strict=False)
+        ):
+            shown = " x ".join(map(str, sizes))
+            problems.add(doc, (*path, key), f"{cell} is not a cell of the {shown} grid")
+            return
+        number = int(run.topology.index(np.array([list(cell) + [0] * (3 - len(cell))]))[0])
+        if not run.topology.inside()[number]:
+            problems.add(doc, (*path, key), f"{cell} is a cell the mask took out")
+            return
+        ends.append(number)
+    lo, hi = item.get("min", 0), item.get("max", run.cells)
+    if lo > hi:
+        problems.add(doc, path, f"min {lo} is more than max {hi}")
+        return
+    run.distances.append(Distance(through, ends[0], ends[1], lo, hi))

@@ -7,8 +7,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...spec.document import Document
+from .constraints import Nogoods
+from .hexpatterns import HexPatterns
 from .patterns import PatternModel
 from .tiles import TiledModel
+from .topology import Topology
+from .voxels import VoxelPatterns
 
 DEFAULT_SIZE = {"overlapping": 48, "tiled": 24}
 
@@ -36,7 +40,18 @@ class Connection:
     """Cells holding `values` form one network; `exits[d]`: values open towards direction d."""
 
     values: np.ndarray
-    exits: dict[str, np.ndarray] | None
+    exits: dict[int, np.ndarray] | None
+
+
+@dataclass
+class Distance:
+    """The path between two cells (whole-grid numbers) through `through` has lo..hi steps."""
+
+    through: Connection
+    start: int
+    end: int
+    lo: int
+    hi: int
 
 
 @dataclass
@@ -52,7 +67,7 @@ class WfcRun:
     outputs: int
     limit: int | None
     tiled: TiledModel | None
-    patterns: PatternModel | None
+    patterns: PatternModel | VoxelPatterns | HexPatterns | None
     backtrack: bool
     max_backtracks: int | None
     attempts: int
@@ -61,7 +76,13 @@ class WfcRun:
     restrictions: list[Restriction] = field(default_factory=list)
     counts: list[Count] = field(default_factory=list)
     connection: Connection | None = None
+    nogoods: list[Nogoods] = field(default_factory=list)  # separation, max_consecutive, mirror
+    acyclic: list[Connection] = field(default_factory=list)  # checked on complete results
+    distances: list[Distance] = field(default_factory=list)  # checked on complete results
     notes: list[str] = field(default_factory=list)
+    topology: Topology | None = None  # set by the loader once the grid is known
+    depth: int = 1  # cube: layers
+    extra: tuple[str, ...] = ()  # further files per output: csv, tmx, vox, svg
 
     @property
     def values(self) -> int:
@@ -74,10 +95,15 @@ class WfcRun:
     @property
     def grid(self) -> tuple[int, int]:
         """(columns, rows) of cells: an overlapping bounded grid has one cell per N x N window."""
-        if self.patterns is None or self.periodic:
+        if self.patterns is None or self.periodic or isinstance(self.patterns, HexPatterns):
             return self.width, self.height
         n = self.patterns.n
         return self.width - n + 1, self.height - n + 1
+
+    @property
+    def cells(self) -> int:
+        """Cells of the whole grid (the map and any cells a mask takes out)."""
+        return self.topology.cells
 
 
 @dataclass

@@ -1,4 +1,5 @@
-"""A WfcRun as a propagation network: one variable per cell, grid edges, constraints as data."""
+"""A WfcRun as a propagation network: one variable per map cell, the topology's edges,
+constraints as data."""
 
 from __future__ import annotations
 
@@ -8,48 +9,42 @@ from ...search.propagate import Model, Network
 from .model import WfcRun
 
 
-def grid_edges(columns: int, rows: int, periodic: bool) -> tuple[np.ndarray, ...]:
-    """(u, v) pairs of cells with v right of u, then with v below u (wrapping if periodic)."""
-    xs, ys = np.meshgrid(np.arange(columns), np.arange(rows))
-    xs, ys = xs.ravel(), ys.ravel()
-    cell = xs + ys * columns
-    if periodic:
-        right = (xs + 1) % columns + ys * columns
-        down = xs + (ys + 1) % rows * columns
-        return cell, right, cell, down
-    has_right, has_down = xs + 1 < columns, ys + 1 < rows
-    return (
-        cell[has_right],
-        cell[has_right] + 1,
-        cell[has_down],
-        cell[has_down] + columns,
-    )
+def side_tables(run: WfcRun) -> dict[int, np.ndarray]:
+    """allowed[a, b] for b in direction d of a, for each forward direction d of the grid."""
+    if run.tiled is not None:
+        return {d: run.tiled.sides[d] for d in run.topology.forward}
+    if run.topology.grid != "square":
+        return {d: run.patterns.sides[d] for d in run.topology.forward}
+    return {0: run.patterns.right, 3: run.patterns.down}
 
 
 def build_network(run: WfcRun) -> Model:
     """The run's cells, adjacency, restrictions, counts and connectivity as a Model."""
-    columns, rows = run.grid
-    tables = run.tiled if run.tiled is not None else run.patterns
-    net = Network(columns * rows, run.values, run.weights)
-    right_u, right_v, down_u, down_v = grid_edges(columns, rows, run.periodic)
-    right = net.relation(tables.right)
-    down = net.relation(tables.down)
-    net.edges(right_u, right_v, right)
-    net.edges(down_u, down_v, down)
+    topology = run.topology
+    variables = topology.variables()
+    net = Network(int((variables >= 0).sum()), run.values, run.weights)
+    relations = {d: net.relation(table) for d, table in side_tables(run).items()}
+    for d, r in relations.items():
+        u, v = topology.links(d)
+        net.edges(variables[u], variables[v], r)
     for restriction in run.restrictions:
-        net.restrict(restriction.cells, restriction.allowed)
-    cells = np.arange(columns * rows)
+        inside = variables[restriction.cells]
+        net.restrict(inside[inside >= 0], restriction.allowed)
+    for nogoods in run.nogoods:
+        rows = variables[nogoods.cells]
+        keep = (rows >= 0).all(axis=1)
+        if keep.any():
+            net.nogoods(rows[keep], sets=nogoods.sets[keep])
+    cells = np.arange(net.n_vars)
     for count in run.counts:
         net.group(cells, count.values, count.lo, count.hi)
     if run.connection is not None:
         exits = run.connection.exits
         passes = None
         if exits is not None:
-            passes = {
-                right: exits["right"],
-                net.transpose(right): exits["left"],
-                down: exits["down"],
-                net.transpose(down): exits["up"],
-            }
+            passes = {}
+            for d, r in relations.items():
+                passes[r] = exits[d]
+                passes[net.transpose(r)] = exits[topology.opposite(d)]
         net.connected(run.connection.values, passes)
     return net.compile()

@@ -31,14 +31,19 @@ class PatternModel:
         return len(self.weights)
 
 
-def palette(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(colours in order of first appearance, the image as colour indices)."""
-    flat = image.reshape(-1, image.shape[-1])
-    _, first, inverse = np.unique(flat, axis=0, return_index=True, return_inverse=True)
+def first_appearance(items: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the distinct items in order of first appearance, each item's number in that order)."""
+    _, first, inverse = np.unique(items, axis=0, return_index=True, return_inverse=True)
     order = np.argsort(first)
     rank = np.empty_like(order)
     rank[order] = np.arange(len(order))
-    return flat[np.sort(first)], rank[inverse.ravel()].reshape(image.shape[:2])
+    return items[np.sort(first)], rank[inverse.ravel()]
+
+
+def palette(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(colours in order of first appearance, the image as colour indices)."""
+    colors, numbers = first_appearance(image.reshape(-1, image.shape[-1]))
+    return colors, numbers.reshape(image.shape[:2])
 
 
 def symmetries(p: np.ndarray) -> list[np.ndarray]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 import time
+from functools import partial
+from itertools import islice
 
 from ...compile.budget import Estimate
 from ...compile.protocols import RunContext, RunOutput
@@ -13,9 +15,12 @@ from ...search import backtrack, driver
 from ...search.driver import checkpoint_key, count_bound
 from ...search.items import Item, ItemJob
 from ...search.propagate import Model, State
+from . import checks
 from .model import WfcRun, WfcSpec
 from .network import build_network
-from .render import pixels, png_bytes, text_grid
+from .outputs import pictures, written_files
+from .render import cell_domains, cell_values, text_grid
+from .topology import describe_grid
 
 
 def policy_of(run: WfcRun, cells: int) -> backtrack.Policy:
@@ -58,7 +63,6 @@ class WfcProblem:
     def explain(self) -> list[tuple[str, str]]:
         rows = [("spec", f"{self.spec.name} (kind: wfc)")]
         for run in self.spec.runs:
-            columns, rows_ = run.grid
             what = (
                 f"tiled, {len(run.tiled.tiles)} tiles, {run.values} variants"
                 if run.tiled is not None
@@ -67,9 +71,9 @@ class WfcProblem:
             )
             rows += [
                 (f"run {run.name}", what),
-                ("  grid", f"{columns} x {rows_} cells{', periodic' if run.periodic else ''}"),
+                ("  grid", describe_grid(run.topology)),
                 ("  heuristic", run.heuristic),
-                ("  back end", _describe_policy(policy_of(run, columns * rows_))),
+                ("  back end", _describe_policy(policy_of(run, run.cells))),
                 ("  restrictions", f"{len(run.restrictions)} (fixed cells, borders, ground)"),
             ]
             for count in run.counts:
@@ -77,6 +81,17 @@ class WfcProblem:
             if run.connection is not None:
                 how = "through tile exits" if run.connection.exits else "through adjacent cells"
                 rows.append(("  connected", f"{len(run.connection.values)} variants, {how}"))
+            if run.nogoods:
+                forbidden = sum(len(n.cells) for n in run.nogoods)
+                rows.append(("  non-local", f"{forbidden:,} nogoods (separation, runs, mirror)"))
+            if run.acyclic or run.distances:
+                rows.append(
+                    (
+                        "  checked",
+                        f"{len(run.acyclic)} acyclic, {len(run.distances)} distance "
+                        "(on complete results; a failing result is rejected)",
+                    )
+                )
             rows.append(("  estimated memory", f"{_memory(run) / 2**20:,.1f} MiB"))
         return rows
 
@@ -132,7 +147,8 @@ class WfcProblem:
                 f"(no {run.grid[0]} x {run.grid[1]} output can meet them)"
             )
         policy = policy_of(run, model.n_vars)
-        outcome = backtrack.solve(model, seed, policy, base)
+        spread = partial(cell_values, run)
+        outcome, rejected = checks.solve(run, model, seed, policy, base, spread, None)
         if outcome.status not in ("solved", "paused"):
             raise BuildError(
                 f"{run.name}: {outcome.status} after {outcome.attempts} attempt(s) "
@@ -140,9 +156,11 @@ class WfcProblem:
                 f"raise search.attempts or search.max_backtracks, or loosen the constraints"
             )
         search = outcome.last
-        files = {f"{stem}.png": png_bytes(pixels(run, search.domains()))}
+        values = cell_values(run, search.values())
+        files = pictures(run, cell_domains(run, search.domains()), values, stem)
         if run.tiled is not None and run.text_output:
-            files[f"{stem}.txt"] = text_grid(run, search.values())
+            files[f"{stem}.txt"] = text_grid(run, values)
+        files.update(written_files(run, values, stem))
         record = {
             "run": run.name,
             "seed": seed,
@@ -152,10 +170,12 @@ class WfcProblem:
             "backtracks": outcome.backtracks,
             "decisions": outcome.decisions,
             "seconds": round(outcome.seconds, 4),
-            "grid": list(run.grid),
+            "grid": list(run.topology.shape[: 3 if run.topology.grid == "cube" else 2]),
             "image": f"{stem}.png",
             "text": f"{stem}.txt" if f"{stem}.txt" in files else None,
         }
+        if run.acyclic or run.distances:
+            record["rejected"] = rejected  # results that failed acyclic or distance
         return record, files
 
     def count(self, ctx: RunContext, constrained: bool) -> RunOutput:
@@ -167,9 +187,15 @@ class WfcProblem:
         counts, summary, stopped = [], [], None
         for index, run in enumerate(self.spec.runs):
             model, base = self.network(index)
-            found, complete, report = (
-                backtrack.run_count(model, ctx, limit, base=base) if base else (0, True, None)
-            )
+            report = None
+            if base is None:
+                found, complete = 0, True
+            elif run.acyclic or run.distances:
+                passing = checks.solutions(run, model, base, partial(cell_values, run))
+                found = sum(1 for _ in islice(passing, limit or None))
+                complete = limit == 0 or found < limit
+            else:
+                found, complete, report = backtrack.run_count(model, ctx, limit, base=base)
             stopped = report.stopped if report else None
             counts.append({"run": run.name, "count": found, "complete": complete})
             bound = count_bound(complete, limit, report)
@@ -194,11 +220,11 @@ OPEN_COUNT_DIGITS = 9  # a map with up to 10**9 outputs is counted without being
 def _refuse_an_endless_count(runs: list[WfcRun]) -> None:
     """Say up front when counting every output may not end: values ** cells is too large."""
     for run in runs:
-        cells, values = run.grid[0] * run.grid[1], run.values
+        cells, values = run.cells, run.values
         digits = cells * math.log10(max(values, 1))
         if digits > OPEN_COUNT_DIGITS:
             raise UsageError(
-                f"{run.name}: a {run.grid[0]} x {run.grid[1]} map of {values} values can have "
+                f"{run.name}: a map of {cells:,} cells and {values} values can have "
                 f"up to about 10^{digits:,.0f} outputs, too many to count to the end; give "
                 "--limit N (stop after N) or --time-limit SECONDS (a partial count)"
             )
@@ -216,5 +242,4 @@ def _describe_policy(policy: backtrack.Policy) -> str:
 
 def _memory(run: WfcRun) -> int:
     """Bytes of a run's wave, entropies and compatibility counts, and its adjacency table."""
-    columns, rows = run.grid
-    return columns * rows * run.values * (4 * 4 + 8 + 1) + run.values**2 * 16
+    return run.cells * run.values * (4 * 4 + 8 + 1) + run.values**2 * 16

@@ -1,5 +1,8 @@
 """Output of a run: a PNG (decided cells in their tiles or colours, undecided ones averaged)
-and, for tiled runs, a text grid of variant names in the reference's format."""
+and, for tiled runs, a text grid of variant names in the reference's format.
+
+The search holds one variable per map cell; `cell_domains` and `cell_values` spread them back
+over the whole grid (cells a mask took out: no candidate, value MASKED)."""
 
 from __future__ import annotations
 
@@ -9,6 +12,24 @@ import numpy as np
 from PIL import Image
 
 from .model import WfcRun
+
+MASKED = -2
+
+
+def cell_domains(run: WfcRun, domains: np.ndarray) -> np.ndarray:
+    """(cells, values): each grid cell's candidates, none where the mask took the cell out."""
+    variables = run.topology.variables()
+    out = np.zeros((len(variables), domains.shape[1]), dtype=bool)
+    out[variables >= 0] = domains
+    return out
+
+
+def cell_values(run: WfcRun, values: np.ndarray) -> np.ndarray:
+    """Each grid cell's value (-1 undecided, MASKED out of the map)."""
+    variables = run.topology.variables()
+    out = np.full(len(variables), MASKED, dtype=np.int64)
+    out[variables >= 0] = values
+    return out
 
 
 def png_bytes(pixels: np.ndarray) -> bytes:
@@ -57,17 +78,27 @@ def overlapping_pixels(run: WfcRun, domains: np.ndarray) -> np.ndarray:
 
 
 def pixels(run: WfcRun, domains: np.ndarray) -> np.ndarray:
+    """The square grid's picture from the grid's candidates (see `cell_domains`)."""
     if run.tiled is not None:
         return tiled_pixels(run, domains)
     return overlapping_pixels(run, domains)
 
 
 def text_grid(run: WfcRun, values: np.ndarray) -> str:
-    """One line per row of cells: 'name k, ' per cell ('?' where undecided), as the reference."""
+    """One line per row of cells: 'name k, ' per cell ('?' where undecided, '-' out of the
+    map), as the reference; the layers of a cube grid one after another, a blank line between."""
     columns, rows = run.grid
     names = run.tiled.names
-    lines = []
-    for y in range(rows):
-        row = values[y * columns : (y + 1) * columns]
-        lines.append("".join(f"{names[v] if v >= 0 else '?'}, " for v in row))
-    return "\n".join(lines) + "\n"
+    blocks = []
+    for z in range(run.depth):
+        lines = []
+        for y in range(rows):
+            start = (z * rows + y) * columns
+            row = values[start : start + columns]
+            lines.append("".join(f"{_name(names, v)}, " for v in row))
+        blocks.append("\n".join(lines) + "\n")
+    return "\n".join(blocks)
+
+
+def _name(names: list[str], v: int) -> str:
+    return names[v] if v >= 0 else "?" if v == -1 else "-"

@@ -46,6 +46,9 @@ class TileDef:
     symmetry: str
     weight: float
     images: tuple[np.ndarray, ...]  # one base image, or one per variant (unique tilesets)
+    air: bool = False  # cube: the voxel stays empty in the .vox and the preview
+    code: int | None = None  # the tile's id in the example map it was learned from
+    labels: tuple[str, ...] | None = None  # hex, cube: a label per side, in direction order
 
 
 @dataclass
@@ -59,8 +62,18 @@ class TiledModel:
     images: np.ndarray  # (variants, S, S, 3) uint8
     actions: np.ndarray  # (variants, 8) global variant indices
     first: dict[str, int]  # tile name -> its first variant
-    right: np.ndarray  # right[a, b]: b may stand right of a
-    down: np.ndarray  # down[a, b]: b may stand below a
+    sides: np.ndarray  # sides[d, a, b]: b may stand in direction d of a (square: right, down)
+    makers: list[tuple[int, ...]] | None = None  # hex, cube: the symmetry giving each variant
+
+    @property
+    def right(self) -> np.ndarray:
+        """right[a, b]: b may stand right of a (square grids)."""
+        return self.sides[0]
+
+    @property
+    def down(self) -> np.ndarray:
+        """down[a, b]: b may stand below a (square grids)."""
+        return self.sides[3]
 
     @property
     def count(self) -> int:
@@ -113,8 +126,7 @@ def build_variants(tiles: list[TileDef]) -> TiledModel:
         images=np.ascontiguousarray(np.stack(images)),
         actions=np.stack(actions),
         first=first,
-        right=np.zeros((count, count), dtype=bool),
-        down=np.zeros((count, count), dtype=bool),
+        sides=np.zeros((len(DIRECTIONS), count, count), dtype=bool),
     )
 
 

@@ -1,0 +1,259 @@
+"""separation, max_consecutive and mirror: exhaustive counts of small maps equal brute force,
+and bad arguments give one located line."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+
+import numpy as np
+import pytest
+
+from epcg_spec.cli.main import main
+from epcg_spec.domains.wfc.network import build_network
+from epcg_spec.domains.wfc.tiles import rotate_exits
+from epcg_spec.search import backtrack
+from epcg_spec.spec.load import load_spec
+from tests.domains.wfc.paths import DATA, PIPE_EXITS, PIPES
+from tests.domains.wfc.test_worlds import CUBE_TERRAIN, LINES
+from tests.oracles.wfc_worlds_oracle import (
+    brute_count,
+    cube_neighbours,
+    far_enough,
+    hex_neighbours,
+    no_cycle,
+    path_length,
+    short_runs,
+    square_neighbours,
+)
+
+# three values on a square grid: empty, a horizontal line, a vertical line; lines may meet
+SQUARE_LINES = {
+    "model": "tiled",
+    "tiles": [
+        {"name": "empty", "color": "#ffffff"},
+        {"name": "line", "symmetry": "I", "color": "#000000"},
+    ],
+    "neighbors": [
+        {"left": "empty", "right": "empty"},
+        {"left": "line 0", "right": "line 0"},
+        {"left": "line 1", "right": "empty"},
+        {"left": "empty", "right": "line 1"},
+        {"left": "line 1", "right": "line 1"},
+        {"left": "line 0", "right": "line 1"},
+        {"left": "line 1", "right": "line 0"},
+    ],
+}
+
+
+def run_of(write_spec, **fields):
+    run = load_spec(write_spec(**fields)).spec.runs[0]
+    if run.topology.grid == "square":  # the model keeps right and down; fill left and up
+        run.tiled.sides[2] = run.tiled.sides[0].T
+        run.tiled.sides[1] = run.tiled.sides[3].T
+    return run
+
+
+def counted(run) -> int:
+    found, complete = backtrack.count(build_network(run))
+    assert complete
+    return found
+
+
+def members(run, name: str) -> np.ndarray:
+    return np.array([n.split()[0] == name for n in run.tiled.names])
+
+
+@pytest.mark.parametrize("distance", [2, 3])
+def test_separation_on_a_square_map(write_spec, distance):
+    run = run_of(write_spec, **SQUARE_LINES, width=3, height=3,
+                 separation=[{"tiles": ["line"], "distance": distance}])  # fmt: skip
+    near = square_neighbours(3, 3)
+    line = members(run, "line")
+    expected = brute_count(
+        9, run.values, near, run.tiled.sides, extra=lambda g: far_enough(g, near, line, distance)
+    )
+    assert 0 < expected < brute_count(9, run.values, near, run.tiled.sides)
+    assert counted(run) == expected
+
+
+def test_separation_on_a_hex_map(write_spec):
+    run = run_of(write_spec, **LINES, width=3, height=3,
+                 separation=[{"tiles": ["line"], "distance": 2}])  # fmt: skip
+    near = hex_neighbours("pointy", 3, 3, (False, False))
+    line = members(run, "line")
+    expected = brute_count(
+        9, run.values, near, run.tiled.sides, extra=lambda g: far_enough(g, near, line, 2)
+    )
+    assert counted(run) == expected > 0
+
+
+@pytest.mark.parametrize("axis,d", [("x", 0), ("y", 3)])
+def test_max_consecutive_on_a_square_map(write_spec, axis, d):
+    run = run_of(write_spec, **SQUARE_LINES, width=4, height=3,
+                 max_consecutive=[{"tiles": ["line"], "max": 2, "axis": axis}])  # fmt: skip
+    near = square_neighbours(4, 3)
+    line = members(run, "line")
+    expected = brute_count(
+        12, run.values, near, run.tiled.sides, extra=lambda g: short_runs(g, near, line, 2, d)
+    )
+    assert 0 < expected < brute_count(12, run.values, near, run.tiled.sides)
+    assert counted(run) == expected
+
+
+def test_max_consecutive_on_hex_and_cube(write_spec):
+    run = run_of(write_spec, **LINES, width=4, height=2,
+                 max_consecutive=[{"tiles": ["empty"], "max": 1}])  # fmt: skip
+    near = hex_neighbours("pointy", 4, 2, (False, False))
+    empty = members(run, "empty")
+    expected = brute_count(
+        8, run.values, near, run.tiled.sides, extra=lambda g: short_runs(g, near, empty, 1, 0)
+    )
+    assert counted(run) == expected > 0
+    run = run_of(write_spec, **CUBE_TERRAIN, width=2, height=1, depth=4,
+                 max_consecutive=[{"tiles": ["stone"], "max": 2, "axis": "z"}])  # fmt: skip
+    near = cube_neighbours((2, 1, 4), (False, False, False))
+    stone = members(run, "stone")
+    expected = brute_count(
+        8, run.values, near, run.tiled.sides, extra=lambda g: short_runs(g, near, stone, 2, 4)
+    )
+    assert counted(run) == expected > 0
+
+
+CORNERS = {
+    "model": "tiled",
+    "tiles": [
+        {"name": "empty", "color": "#ffffff"},
+        {"name": "corner", "symmetry": "L", "color": "#000000"},
+    ],
+    "neighbors": [
+        {"left": "empty", "right": "empty"},
+        {"left": "corner 0", "right": "empty"},
+        {"left": "corner 1", "right": "corner 0"},
+        {"left": "empty", "right": "corner 1"},
+    ],
+}
+EXITS = {"empty": set(), "corner": {"right", "up"}}
+FLIP = {
+    "x": {"right": "left", "left": "right", "up": "up", "down": "down"},
+    "y": {"right": "right", "left": "left", "up": "down", "down": "up"},
+}
+
+
+@pytest.mark.parametrize("axis,width,height", [("x", 3, 2), ("y", 2, 3)])
+def test_mirror_on_a_square_map(write_spec, axis, width, height):
+    run = run_of(write_spec, **CORNERS, width=width, height=height, mirror=[axis])
+    near = square_neighbours(width, height)
+    exits = []
+    for name in run.tiled.names:
+        tile, k = name.split()
+        exits.append(rotate_exits(EXITS[tile], int(k)))
+
+    def symmetric(grid) -> bool:
+        for y in range(height):
+            for x in range(width):
+                px, py = (width - 1 - x, y) if axis == "x" else (x, height - 1 - y)
+                mirrored = {FLIP[axis][e] for e in exits[grid[x + y * width]]}
+                if mirrored != exits[grid[px + py * width]]:
+                    return False
+        return True
+
+    expected = brute_count(width * height, run.values, near, run.tiled.sides, extra=symmetric)
+    assert 0 < expected < brute_count(width * height, run.values, near, run.tiled.sides)
+    assert counted(run) == expected
+
+
+BROKEN = [
+    ({**LINES, "separation": [{"tiles": ["line"], "distance": 1}]}, "distance 1 keeps every"),
+    ({**LINES, "max_consecutive": [{"tiles": ["line"], "max": 2, "axis": "y"}]},
+     "rows of a pointy grid do not run along y"),
+    ({**LINES, "mirror": ["x"]}, "no mirror for a hex grid"),
+    ({**SQUARE_LINES, "separation": [{"tiles": ["lines"], "distance": 2}]}, "unknown tile 'lines'"),
+    ({"model": "overlapping", "sample": str(DATA / "maze.png"), "mirror": ["x"]},
+     "'mirror' applies to the tiled model"),
+    ({**SQUARE_LINES, "size": 4, "distance": [{"from": [0, 0], "to": [4, 0], "tiles": ["line"]}]},
+     "[4, 0] is not a cell of the 4 x 4 grid"),
+    ({**SQUARE_LINES, "distance": [{"from": [0, 0], "to": [1, 0], "tiles": ["line"],
+                                    "min": 5, "max": 2}]}, "min 5 is more than max 2"),
+    ({**SQUARE_LINES, "acyclic": {"tiles": ["line"], "exits": {"line": ["east"]}}},
+     "'east' is not a direction of a square grid"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("fields,message", BROKEN)
+def test_bad_constraint_arguments_give_one_located_line(
+    write_spec, tmp_path, capsys, fields, message
+):
+    spec = write_spec(**fields)
+    assert main(["build", str(spec), "--out", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0] and err[0].startswith(f"{spec}:"), err
+
+
+LOOPS = {
+    "model": "tiled",
+    "tileset": str(PIPES),
+    "subset": "Loops",
+    "width": 3,
+    "height": 2,
+}
+LOOP_EXITS = {"line": ["left", "right"], "corner": ["right", "up"]}
+OPPOSITE = {0: 2, 1: 3, 2: 0, 3: 1}
+
+
+def opens_of(run) -> list[set[int]]:
+    order = ["right", "up", "left", "down"]
+    out = []
+    for name in run.tiled.names:
+        tile, k = name.split()
+        exits = rotate_exits(set(PIPE_EXITS[tile]), int(k))
+        out.append({order.index(e) for e in exits})
+    return out
+
+
+def test_acyclic_counts_as_brute_force(write_spec):
+    run = run_of(write_spec, **LOOPS, acyclic={"tiles": ["line", "corner"], "exits": LOOP_EXITS})
+    near, opens = square_neighbours(3, 2), opens_of(run)
+    expected = brute_count(
+        6, run.values, near, run.tiled.sides, extra=lambda g: no_cycle(g, near, opens, OPPOSITE)
+    )
+    assert 0 < expected < brute_count(6, run.values, near, run.tiled.sides)
+    spec = write_spec(**LOOPS, acyclic={"tiles": ["line", "corner"], "exits": LOOP_EXITS})
+    assert counted_through_cli(spec) == expected
+
+
+def counted_through_cli(spec) -> int:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["count", str(spec), "--json"]) == 0
+    return json.loads(out.getvalue())["count"]
+
+
+def test_distance_counts_as_brute_force(write_spec):
+    rule = {"from": [0, 0], "to": [2, 1], "tiles": ["line", "corner"], "exits": LOOP_EXITS,
+            "min": 3, "max": 3}  # fmt: skip
+    run = run_of(write_spec, **LOOPS, distance=[rule])
+    near, opens = square_neighbours(3, 2), opens_of(run)
+    expected = brute_count(
+        6, run.values, near, run.tiled.sides,
+        extra=lambda g: path_length(g, near, opens, OPPOSITE, 0, 5) == 3,
+    )  # fmt: skip
+    assert expected > 0
+    assert counted_through_cli(write_spec(**LOOPS, distance=[rule])) == expected
+
+
+def test_an_acyclic_build_rejects_results_with_a_loop(write_spec, tmp_path):
+    exits = {k: v for k, v in PIPE_EXITS.items() if v}
+    spec = write_spec(
+        model="tiled", tileset=str(PIPES), size=5, seed=3,
+        acyclic={"tiles": list(exits), "exits": exits}, search={"attempts": 50},
+    )  # fmt: skip
+    assert main(["build", str(spec), "--out", str(tmp_path), "--quiet"]) == 0
+    record = json.loads((tmp_path / "result.json").read_text())["outputs"][0]
+    assert record["status"] == "solved" and record["rejected"] == record["attempts"] - 1 > 0
+    names = [n.strip() for n in (tmp_path / "spec.txt").read_text().replace("\n", "").split(",")]
+    run = load_spec(spec).spec.runs[0]
+    grid = [run.tiled.names.index(n) for n in names if n]
+    assert any(not n.startswith("empty") for n in names if n)
+    assert no_cycle(grid, square_neighbours(5, 5), opens_of(run), OPPOSITE)

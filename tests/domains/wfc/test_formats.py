@@ -1,0 +1,275 @@
+"""CSV, Tiled .tmx/.tsx and MagicaVoxel .vox: what we write reads back identical, hand-made
+files in every encoding read as the format documents say, and bad files give located errors."""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import struct
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from epcg_spec.cli.main import main
+from epcg_spec.domains.wfc.formats_csv import read_csv, write_csv
+from epcg_spec.domains.wfc.formats_tmx import read_tmx
+from epcg_spec.domains.wfc.formats_vox import read_vox, write_vox
+from epcg_spec.errors import SpecError
+from epcg_spec.spec.load import load_spec
+from tests.domains.wfc.paths import PIPES
+from tests.domains.wfc.test_worlds import CUBE_TERRAIN, HEX_PIPES
+from tests.oracles.wfc_worlds_oracle import (
+    cube_neighbours,
+    hex_neighbours,
+    square_neighbours,
+    violations,
+)
+
+
+def build(spec, out) -> dict:
+    assert main(["build", str(spec), "--out", str(out), "--quiet"]) == 0
+    return json.loads((out / "result.json").read_text())
+
+
+def test_csv_round_trip_with_layers():
+    values = np.arange(-2, 22).reshape(2, 3, 4)
+    text = write_csv(values.ravel(), (4, 3, 2))
+    assert text.splitlines()[0] == "-2,-1,0,1" and text.splitlines()[3] == ""
+    assert np.array_equal(read_csv(text, "m.csv"), values)
+
+
+def test_a_bad_csv_cell_is_located():
+    with pytest.raises(SpecError) as caught:
+        read_csv("1,2,3\n4,x,6\n", "m.csv")
+    assert str(caught.value.diagnostics[0].pos) == "m.csv:2:3"
+    with pytest.raises(SpecError, match="this row has 2 cells"):
+        read_csv("1,2,3\n4,5\n", "m.csv")
+
+
+def test_vox_round_trip_and_the_published_layout():
+    rng = np.random.default_rng(1)
+    codes = rng.integers(0, 4, size=5 * 4 * 3)
+    palette = {1: (10, 20, 30), 2: (200, 100, 0), 3: (1, 2, 3)}
+    data = write_vox((5, 4, 3), codes, palette)
+    assert data[:8] == b"VOX " + struct.pack("<i", 150)
+    assert data[8:20] == b"MAIN" + struct.pack("<ii", 0, len(data) - 20)
+    assert data[20:44] == b"SIZE" + struct.pack("<iiiii", 12, 0, 5, 4, 3)
+    grid, read_palette = read_vox(data, "m.vox")
+    assert np.array_equal(grid, codes.reshape(3, 4, 5))
+    assert all(read_palette[k] == v for k, v in palette.items())
+
+
+def chunk(name: bytes, content: bytes, children: bytes = b"") -> bytes:
+    return name + struct.pack("<ii", len(content), len(children)) + content + children
+
+
+def test_vox_skips_chunks_it_does_not_use_and_refuses_two_models():
+    size = chunk(b"SIZE", struct.pack("<iii", 2, 2, 1))
+    xyzi = chunk(b"XYZI", struct.pack("<i", 1) + bytes((1, 0, 0, 7)))
+    extra = chunk(b"PACK", struct.pack("<i", 1)) + chunk(b"nTRN", b"\x00" * 8, chunk(b"nSHP", b""))
+    one = b"VOX " + struct.pack("<i", 200) + chunk(b"MAIN", b"", extra + size + xyzi)
+    grid, palette = read_vox(one, "m.vox")
+    assert grid.tolist() == [[[0, 7], [0, 0]]] and palette[7] == (7, 7, 7)  # no RGBA: grey
+    two = b"VOX " + struct.pack("<i", 150) + chunk(b"MAIN", b"", size + xyzi + size + xyzi)
+    with pytest.raises(SpecError, match="holds 2 models"):
+        read_vox(two, "m.vox")
+    with pytest.raises(SpecError, match="not a MagicaVoxel file"):
+        read_vox(b"PNG....", "m.vox")
+
+
+@pytest.mark.parametrize("grid", ["square", "hex"])
+def test_a_tmx_we_write_reads_back_identical(write_spec, tmp_path, grid):
+    fields = (
+        {"model": "tiled", "tileset": str(PIPES), "size": 10}
+        if grid == "square"
+        else {**HEX_PIPES, "orientation": "flat", "width": 9, "height": 7}
+    )
+    spec = write_spec(**fields, seed=5, write=["tmx", "csv"])
+    build(spec, tmp_path / "out")
+    values = read_csv((tmp_path / "out" / "spec.csv").read_text(), "x")[0]
+    tmx = read_tmx(tmp_path / "out" / "spec.tmx")
+    run = load_spec(spec).spec.runs[0]
+    assert tmx.layout == ("square" if grid == "square" else "flat")
+    assert np.array_equal(tmx.layers["wfc"] - 1, values)
+    assert all(tmx.names[v + 1] == run.tiled.names[v] for v in np.unique(values).tolist())
+    if grid == "square":  # colours come from the written atlas: the mean of each tile picture
+        for v in np.unique(values).tolist():
+            mean = run.tiled.images[v].reshape(-1, 3).mean(axis=0).astype(int)
+            assert np.abs(np.array(tmx.colors[v + 1]) - mean).max() <= 1
+
+
+def test_a_partly_drawn_map_fixes_cells(write_spec, tmp_path):
+    first = write_spec("first", model="tiled", tileset=str(PIPES), size=8, seed=1, write=["tmx"])
+    build(first, tmp_path / "a")
+    text = (tmp_path / "a" / "first.tmx").read_text()
+    start, end = text.index('<data encoding="csv">') + 22, text.index("</data>")
+    rows = [r.rstrip(",").split(",") for r in text[start:end].split()]
+    drawn = [[g if (x + y) % 3 == 0 else "0" for x, g in enumerate(r)] for y, r in enumerate(rows)]
+    partial = tmp_path / "a" / "partial.tmx"
+    partial.write_text(text[:start] + "\n".join(",".join(r) for r in drawn) + "\n" + text[end:])
+    spec = write_spec(
+        "second", model="tiled", tileset=str(PIPES), size=8, seed=9, write=["csv"],
+        fixed=[{"map": str(partial)}],
+    )  # fmt: skip
+    build(spec, tmp_path / "b")
+    values = read_csv((tmp_path / "b" / "second.csv").read_text(), "x")[0]
+    for y, row in enumerate(drawn):
+        for x, gid in enumerate(row):
+            if gid != "0":
+                assert values[y, x] == int(gid) - 1
+
+
+MAP = """<?xml version="1.0"?>
+<map version="1.10" orientation="hexagonal" width="3" height="2" tilewidth="14" tileheight="16"
+     hexsidelength="8" staggeraxis="y" staggerindex="odd" infinite="0">
+ <tileset firstgid="1" name="t" tilewidth="2" tileheight="2" tilecount="4" columns="2">
+  <image source="atlas.png" width="4" height="4"/>
+  <tile id="1" type="grass"/>
+ </tileset>
+ <layer id="1" name="ground" width="3" height="2">
+  {data}
+ </layer>
+</map>
+"""
+GIDS = [1, 2, 2, 0, 4, 1]
+
+
+def encoded(kind: str) -> str:
+    raw = struct.pack("<6I", *GIDS)
+    if kind == "csv":
+        return '<data encoding="csv">\n1,2,2,\n0,4,1\n</data>'
+    if kind == "xml":
+        return (
+            "<data>" + "".join(f'<tile gid="{g}"/>' if g else "<tile/>" for g in GIDS) + "</data>"
+        )
+    packed = {"plain": raw, "zlib": zlib.compress(raw), "gzip": gzip.compress(raw)}[kind]
+    compression = "" if kind == "plain" else f' compression="{kind}"'
+    return f'<data encoding="base64"{compression}>{base64.b64encode(packed).decode()}</data>'
+
+
+@pytest.mark.parametrize("kind", ["csv", "xml", "plain", "zlib", "gzip"])
+def test_tmx_layer_encodings_read_alike(tmp_path, kind):
+    from PIL import Image
+
+    atlas = np.zeros((4, 4, 3), dtype=np.uint8)
+    atlas[0:2, 2:4] = (0, 200, 0)  # tile 1 (gid 2): green
+    Image.fromarray(atlas).save(tmp_path / "atlas.png")
+    (tmp_path / "m.tmx").write_text(MAP.format(data=encoded(kind)))
+    tmx = read_tmx(tmp_path / "m.tmx")
+    assert tmx.layout == "pointy" and tmx.shape == (3, 2)
+    assert tmx.layers["ground"].ravel().tolist() == GIDS
+    assert tmx.names == {2: "grass"} and tmx.colors[2] == (0, 200, 0)
+
+
+def test_a_flipped_tile_and_zstd_are_refused_where_they_stand(tmp_path):
+    (tmp_path / "m.tmx").write_text(
+        MAP.format(data='<data encoding="csv">\n1,2,2,\n0,2147483652,1\n</data>')
+    )
+    with pytest.raises(SpecError) as caught:
+        read_tmx(tmp_path / "m.tmx")
+    diag = caught.value.diagnostics[0]
+    assert "[1, 1] is flipped or rotated" in diag.message and diag.pos.line == 9
+    (tmp_path / "m.tmx").write_text(
+        MAP.format(data='<data encoding="base64" compression="zstd">AAAA</data>')
+    )
+    with pytest.raises(SpecError, match="zstd compression is not read"):
+        read_tmx(tmp_path / "m.tmx")
+
+
+def test_a_tiled_run_learns_its_tiles_from_a_csv_example(write_spec, tmp_path):
+    # water (0) never touches grass (2) directly: sand (1) lies between
+    example = tmp_path / "island.csv"
+    example.write_text("0,0,0,0,0\n0,1,1,1,0\n0,1,2,1,0\n0,1,1,1,0\n0,0,0,0,0\n")
+    spec = write_spec(
+        model="tiled", example=str(example), size=12, seed=4, write=["csv"], grid="hex"
+    )
+    build(spec, tmp_path / "out")
+    run = load_spec(spec).spec.runs[0]
+    assert run.tiled.names == ["t0 0", "t1 0", "t2 0"]
+    assert run.tiled.weights.tolist() == [16, 8, 1]
+    values = read_csv((tmp_path / "out" / "spec.csv").read_text(), "x").ravel()
+    assert (
+        violations(values, hex_neighbours("pointy", 12, 12, (False, False)), run.tiled.sides) == []
+    )
+    assert not run.tiled.sides[:, 0, 2].any() and not run.tiled.sides[:, 2, 0].any()
+
+
+def test_a_cube_learns_from_a_vox_we_wrote_and_writes_it_back(write_spec, tmp_path):
+    first = write_spec("first", **CUBE_TERRAIN, width=6, height=6, depth=4, seed=3,
+                       fixed=[{"layer": 0, "tile": "stone"}])  # fmt: skip
+    build(first, tmp_path / "a")
+    example = str(tmp_path / "a" / "first.vox")
+    spec = write_spec("second", model="tiled", grid="cube", example=example,
+                      width=7, height=5, depth=4, seed=6)  # fmt: skip
+    build(spec, tmp_path / "b")
+    run = load_spec(spec).spec.runs[0]
+    learned = read_vox((tmp_path / "a" / "first.vox").read_bytes(), "a")[0]
+    assert [t.code for t in run.tiled.tiles] == np.unique(learned).tolist()
+    grid, palette = read_vox((tmp_path / "b" / "second.vox").read_bytes(), "b")
+    assert set(np.unique(grid).tolist()) <= set(np.unique(learned).tolist())
+    codes = {t.code: i for i, t in enumerate(run.tiled.tiles)}
+    values = np.vectorize(codes.get)(grid).ravel()
+    assert violations(values, cube_neighbours((7, 5, 4), (False,) * 3), run.tiled.sides) == []
+    assert palette[1] == (128, 128, 128)  # stone kept its colour index and colour
+
+
+def test_the_tiled_example_spec_learns_the_hand_drawn_map(tmp_path):
+    spec = Path(__file__).parents[3] / "specs" / "wfc-tiled-example.yaml"
+    run = load_spec(spec).spec.runs[0]
+    assert [t.name for t in run.tiled.tiles] == ["sea", "sand", "grass", "forest"]
+    assert run.tiled.weights.tolist() == [58, 24, 13, 5]  # counted in the map
+    sea, grass, forest = 0, 2, 3
+    for d in range(4):
+        for a, b in ((sea, grass), (sea, forest)):
+            assert not run.tiled.sides[d, a, b] and not run.tiled.sides[d, b, a]
+    build(spec, tmp_path)
+    values = read_tmx(tmp_path / "wfc-tiled-example.tmx").layers["wfc"].ravel() - 1
+    sides = run.tiled.sides.copy()
+    sides[2], sides[1] = sides[0].T, sides[3].T  # left and up from right and down
+    assert violations(values, square_neighbours(32, 32), sides) == []
+    assert (values.reshape(32, 32)[0] == sea).all()  # the border
+
+
+def test_a_hex_map_we_wrote_teaches_no_pair_its_rules_forbid(write_spec, tmp_path):
+    first = write_spec("first", **HEX_PIPES, orientation="flat", width=12, height=10, seed=2,
+                       write=["tmx"])  # fmt: skip
+    build(first, tmp_path / "a")
+    example = str(tmp_path / "a" / "first.tmx")
+    spec = write_spec("second", model="tiled", grid="hex", orientation="flat", example=example,
+                      size=8, seed=1)  # fmt: skip
+    build(spec, tmp_path / "b")
+    original = load_spec(first).spec.runs[0].tiled
+    learned = load_spec(spec).spec.runs[0].tiled
+    # learned tiles are the variants the first map used, named by their .tsx type
+    variant = [original.names.index(t.name.replace("_", " ")) for t in learned.tiles]
+    assert len(variant) > 3
+    for d in range(6):
+        seen = learned.sides[d]
+        assert seen.any()
+        assert original.sides[d][np.ix_(variant, variant)][seen].all()
+    wrong = write_spec("third", model="tiled", example=example, size=8)
+    assert main(["build", str(wrong), "--out", str(tmp_path / "c")]) == 1
+
+
+def test_a_partly_drawn_vox_fixes_its_voxels_only(write_spec, tmp_path):
+    codes = np.zeros((3, 4, 4), dtype=np.int64)  # (z, y, x)
+    codes[0, 1, 2] = 1  # colour 1 at [2, 1, 0]
+    codes[1, 3, 0] = 3  # colour 3 at [0, 3, 1]
+    part = tmp_path / "part.vox"
+    part.write_bytes(write_vox((4, 4, 3), codes.ravel(), {1: (1, 1, 1), 3: (3, 3, 3)}))
+    rename = {"stone": "c1", "trunk": "c3"}  # a .vox colour index i names the tile c<i>
+    tiles = [{**t, "name": rename.get(t["name"], t["name"])} for t in CUBE_TERRAIN["tiles"]]
+    rules = [{k: rename.get(v, v) for k, v in r.items()} for r in CUBE_TERRAIN["neighbors"]]
+    spec = write_spec(
+        **{**CUBE_TERRAIN, "tiles": tiles, "neighbors": rules}, width=4, height=4, depth=3,
+        seed=1, write=["csv"], fixed=[{"map": str(part)}],
+    )  # fmt: skip
+    run = load_spec(spec).spec.runs[0]
+    fixed = {int(c) for r in run.restrictions for c in r.cells}
+    assert fixed == {2 + 1 * 4, 0 + 3 * 4 + 16}  # the empty voxels fix nothing
+    build(spec, tmp_path / "out")
+    values = read_csv((tmp_path / "out" / "spec.csv").read_text(), "x")
+    assert run.tiled.names[values[0, 1, 2]] == "c1 0" and run.tiled.names[values[1, 3, 0]] == "c3 0"
