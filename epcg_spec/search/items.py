@@ -44,8 +44,9 @@ class Item:
 class ItemJob:
     """The driver's job for `units` items made by `make(i)`.
 
-    The kernels compile on the first item; `prepare` makes the run's first item then, so
-    that the compile time is shown and reported apart (it includes that one item's work).
+    The kernels compile on the first item made; `prepare` makes the run's first item once
+    and throws it away, so that the compile time is shown and reported apart (with that one
+    item's work) and no item's own time includes it.
     """
 
     label: str
@@ -56,21 +57,13 @@ class ItemJob:
     fixed: int = 0
     finished: bool = False
     items: list[Item] = field(default_factory=list)
-    _first: tuple[int, Item] | None = None
 
     def prepare(self, first: int) -> None:
         if first < self.units:
-            self._first = (first, self.make(first))
+            self.make(first)
 
     def work(self, lo: int, hi: int) -> list[Item]:
-        made = []
-        for i in range(lo, hi):
-            if self._first is not None and self._first[0] == i:
-                made.append(self._first[1])
-                self._first = None
-            else:
-                made.append(self.make(i))
-        return made
+        return [self.make(i) for i in range(lo, hi)]
 
     def fold(self, partial: list[Item]) -> None:
         self.items.extend(partial)
