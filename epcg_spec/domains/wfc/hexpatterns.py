@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .patterns import first_appearance
+from .patterns import PatternCounter, first_appearance
 
 # axial (dq, dr) of each direction, in the topology's direction order
 AXIAL = {
@@ -56,9 +56,7 @@ def extract_hex(
 ) -> HexPatterns:
     """Every N x N rhombus of a (rows, columns) hex sample of value indices, and the tables."""
     rows, columns = values.shape
-    index: dict[bytes, int] = {}
-    patterns: list[np.ndarray] = []
-    weights: list[int] = []
+    seen = PatternCounter()
     steps = np.arange(n)
     for y in range(rows):
         for x in range(columns):
@@ -68,14 +66,8 @@ def extract_hex(
                 continue
             window = values[wy, wx]
             for image in (window, window[::-1, ::-1])[:symmetry]:
-                key = np.ascontiguousarray(image).tobytes()
-                found = index.get(key)
-                if found is None:
-                    found = index[key] = len(patterns)
-                    patterns.append(np.ascontiguousarray(image))
-                    weights.append(0)
-                weights[found] += 1
-    stack = np.stack(patterns).astype(np.int32)
+                seen.add(image)
+    stack = seen.stack()
     sides = np.zeros((6, len(stack), len(stack)), dtype=bool)
     for d, (dq, dr) in enumerate(AXIAL[layout]):
         # b's cell [i, j] is a's cell [i + dq, j + dr]: compare where both lie in the rhombus
@@ -84,7 +76,7 @@ def extract_hex(
         mine = stack[:, i0:i1, j0:j1].reshape(len(stack), -1)
         theirs = stack[:, i0 - dq : i1 - dq, j0 - dr : j1 - dr].reshape(len(stack), -1)
         sides[d] = (mine[:, None, :] == theirs[None, :, :]).all(axis=2)
-    return HexPatterns(n, colors, stack, np.array(weights, dtype=np.float64), sides)
+    return HexPatterns(n, colors, stack, seen.weights(), sides)
 
 
 def sample_values(ids: np.ndarray, color_of) -> tuple[np.ndarray, np.ndarray]:

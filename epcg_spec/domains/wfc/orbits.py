@@ -102,18 +102,8 @@ def build_world_variants(tiles: list[TileDef], topology: Topology) -> TiledModel
             images.append(tile.images[0])
             actions.append(table[k] + start)
         makers += made
-    count = len(names)
-    return TiledModel(
-        names=names,
-        tile_of=np.array(tile_of, dtype=np.int64),
-        tiles=tiles,
-        weights=np.array(weights, dtype=np.float64),
-        images=np.ascontiguousarray(np.stack(images)),
-        actions=np.stack(actions),
-        first=first,
-        sides=np.zeros((len(topology.directions), count, count), dtype=bool),
-        makers=makers,
-    )
+    directions = len(topology.directions)
+    return TiledModel.of(names, tile_of, tiles, weights, images, actions, first, directions, makers)
 
 
 def add_world_rule(model: TiledModel, topology: Topology, a: int, b: int, d: int) -> None:

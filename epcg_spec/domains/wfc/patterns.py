@@ -56,15 +56,39 @@ def symmetries(p: np.ndarray) -> list[np.ndarray]:
     return out
 
 
+class PatternCounter:
+    """Distinct patterns (of any shape) in order of first sight, each with how often it was
+    seen: what every overlapping model learns from its sample."""
+
+    def __init__(self) -> None:
+        self.index: dict[bytes, int] = {}
+        self.patterns: list[np.ndarray] = []
+        self.counts: list[int] = []
+
+    def add(self, pattern: np.ndarray) -> int:
+        """Count one sighting of `pattern`; return its number."""
+        pattern = np.ascontiguousarray(pattern)
+        found = self.index.setdefault(pattern.tobytes(), len(self.patterns))
+        if found == len(self.patterns):
+            self.patterns.append(pattern)
+            self.counts.append(0)
+        self.counts[found] += 1
+        return found
+
+    def stack(self) -> np.ndarray:
+        return np.stack(self.patterns).astype(np.int32)
+
+    def weights(self) -> np.ndarray:
+        return np.array(self.counts, dtype=np.float64)
+
+
 def extract(image: np.ndarray, n: int, symmetry: int, periodic_input: bool) -> PatternModel:
     """Every pattern of the sample with its weight, and the tables of allowed overlaps."""
     colors, sample = palette(image)
     height, width = sample.shape
     ys = height if periodic_input else height - n + 1
     xs = width if periodic_input else width - n + 1
-    index: dict[bytes, int] = {}
-    patterns: list[np.ndarray] = []
-    weights: list[int] = []
+    seen = PatternCounter()
     bottom: set[int] = set()
     rows = (np.arange(n)[:, None] + np.arange(ys)[None, :]) % height
     cols = (np.arange(n)[:, None] + np.arange(xs)[None, :]) % width
@@ -72,21 +96,15 @@ def extract(image: np.ndarray, n: int, symmetry: int, periodic_input: bool) -> P
         for x in range(xs):
             window = sample[np.ix_(rows[:, y], cols[:, x])]
             for k, image_k in enumerate(symmetries(window)[:symmetry]):
-                key = np.ascontiguousarray(image_k).tobytes()
-                found = index.get(key)
-                if found is None:
-                    found = index[key] = len(patterns)
-                    patterns.append(np.ascontiguousarray(image_k))
-                    weights.append(0)
-                weights[found] += 1
+                found = seen.add(image_k)
                 if k < 2 and y == height - n:
                     bottom.add(found)
-    stack = np.stack(patterns).astype(np.int32)
+    stack = seen.stack()
     return PatternModel(
         n=n,
         colors=colors.astype(np.uint8),
         patterns=stack,
-        weights=np.array(weights, dtype=np.float64),
+        weights=seen.weights(),
         right=_agree(stack[:, :, 1:], stack[:, :, :-1]),
         down=_agree(stack[:, 1:, :], stack[:, :-1, :]),
         bottom=np.array(sorted(bottom), dtype=np.int64),

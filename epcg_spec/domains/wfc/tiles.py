@@ -79,6 +79,23 @@ class TiledModel:
     def count(self) -> int:
         return len(self.names)
 
+    @classmethod
+    def of(
+        cls, names, tile_of, tiles, weights, images, actions, first, directions: int, makers=None
+    ) -> TiledModel:
+        """A model from the lists its builder gathered, with no neighbour pair allowed yet."""
+        return cls(
+            names=names,
+            tile_of=np.array(tile_of, dtype=np.int64),
+            tiles=tiles,
+            weights=np.array(weights, dtype=np.float64),
+            images=np.ascontiguousarray(np.stack(images)),
+            actions=np.stack(actions),
+            first=first,
+            sides=np.zeros((directions, len(names), len(names)), dtype=bool),
+            makers=makers,
+        )
+
     def variants(self, tile: str) -> list[int]:
         """Every variant of a tile name."""
         index = self.tile_of[self.first[tile]]
@@ -117,17 +134,7 @@ def build_variants(tiles: list[TileDef]) -> TiledModel:
                 images.append(np.rot90(images[start + t - 1]))
             else:
                 images.append(images[start + t - 4][:, ::-1])
-    count = len(names)
-    return TiledModel(
-        names=names,
-        tile_of=np.array(tile_of, dtype=np.int64),
-        tiles=tiles,
-        weights=np.array(weights, dtype=np.float64),
-        images=np.ascontiguousarray(np.stack(images)),
-        actions=np.stack(actions),
-        first=first,
-        sides=np.zeros((len(DIRECTIONS), count, count), dtype=bool),
-    )
+    return TiledModel.of(names, tile_of, tiles, weights, images, actions, first, len(DIRECTIONS))
 
 
 def add_rule(model: TiledModel, left: int, right: int) -> None:

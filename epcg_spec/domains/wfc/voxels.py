@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .patterns import _agree, first_appearance
+from .patterns import PatternCounter, _agree, first_appearance
 from .topology import Topology
 
 
@@ -62,9 +62,7 @@ def extract_voxels(
     values = numbers.reshape(grid.shape)
     depth, height, width = grid.shape
     spans = [(s if periodic_input else s - n + 1) for s in (depth, height, width)]
-    index: dict[bytes, int] = {}
-    patterns: list[np.ndarray] = []
-    weights: list[int] = []
+    seen = PatternCounter()
     bottom: set[int] = set()
     for z in range(spans[0]):
         for y in range(spans[1]):
@@ -77,16 +75,10 @@ def extract_voxels(
                     )
                 ]
                 for image in _images(window)[:symmetry]:
-                    key = np.ascontiguousarray(image).tobytes()
-                    found = index.get(key)
-                    if found is None:
-                        found = index[key] = len(patterns)
-                        patterns.append(np.ascontiguousarray(image))
-                        weights.append(0)
-                    weights[found] += 1
+                    found = seen.add(image)
                     if z == 0:
                         bottom.add(found)
-    stack = np.stack(patterns).astype(np.int32)
+    stack = seen.stack()
     cube = Topology("cube", (1, 1, 1), (False, False, False))
     sides = np.zeros((6, len(stack), len(stack)), dtype=bool)
     # east (+x), north (+y), up (+z): b's window starts one voxel further along that axis
@@ -101,7 +93,7 @@ def extract_voxels(
         codes=codes.astype(np.int64),
         palette=palette,
         patterns=stack,
-        weights=np.array(weights, dtype=np.float64),
+        weights=seen.weights(),
         sides=sides,
         bottom=np.array(sorted(bottom), dtype=np.int64),
     )
