@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench_spaces import main as bench_spaces  # noqa: E402
 
-from epcg_spec.compile.protocols import RunContext  # noqa: E402
+from epcg_spec.core.context import RunContext  # noqa: E402
 from epcg_spec.search import exhaustive  # noqa: E402
 from epcg_spec.spec.load import load_spec  # noqa: E402
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from epcg_spec.compile.protocols import RunContext
+from epcg_spec.core.context import RunContext
 from epcg_spec.domains.fling.problem import layered_space
 from epcg_spec.search.retrograde import Plan, Retrograde
 from tests.oracles.fling_oracle import Oracle

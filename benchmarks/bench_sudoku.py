@@ -22,7 +22,7 @@ from numba import njit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from epcg_spec.compile.protocols import RunContext  # noqa: E402
+from epcg_spec.core.context import RunContext  # noqa: E402
 from epcg_spec.domains.sudoku import kernels  # noqa: E402
 from epcg_spec.domains.sudoku.network import sudoku_network  # noqa: E402
 from epcg_spec.search import backtrack  # noqa: E402

@@ -21,7 +21,7 @@ import numba
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from epcg_spec.compile.protocols import RunContext  # noqa: E402
+from epcg_spec.core.context import RunContext  # noqa: E402
 from epcg_spec.domains.witness.layouts import layout_plan, run_layouts  # noqa: E402
 from epcg_spec.domains.witness.lines import line_path, line_set  # noqa: E402
 from epcg_spec.domains.witness.model import Grid, Panel, Symbol, WitnessSpec  # noqa: E402

@@ -6,12 +6,13 @@
 See docs/api.md for the whole API.
 """
 
-__version__ = "0.1.0"
-
-# numba's cache of the package's kernels follows the sources they inline (before any kernel)
-from .api import Result, Spec, load, loads
+# isort: skip_file
+# numba's cache of the package's kernels follows the sources they inline, so the connector
+# that registers its cache locator is imported before any module that defines a kernel
 from .compile import connector as _connector  # noqa: F401
-from .errors import (
+from .core.version import __version__
+from .api import Result, Spec, load, loads
+from .core.errors import (
     BuildError,
     Diagnostic,
     EpcgError,

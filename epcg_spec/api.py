@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from .compile import budget, registry
-from .compile.protocols import Progress, RunContext, RunOutput
-from .errors import UsageError
+from .core.context import Progress, RunContext, RunOutput
+from .core.errors import UsageError
 from .output.gallery import write_gallery
 from .output.jsontext import dumps
 from .output.result import write_outputs

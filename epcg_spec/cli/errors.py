@@ -9,8 +9,8 @@ from collections.abc import Callable
 
 import click
 
-from ..compile.connector import cache_dir
-from ..errors import EpcgError, Interrupted, SpecError
+from ..core.cache import cache_dir
+from ..core.errors import EpcgError, Interrupted, SpecError
 
 OK, INVALID, USAGE, INTERNAL, INTERRUPTED = 0, 1, 2, 3, 130
 

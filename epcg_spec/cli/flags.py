@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import UsageError
+from ..core.errors import UsageError
 
 WHY_NOT: dict[str, str] = {
     "--shard": "its work does not split into independent units",

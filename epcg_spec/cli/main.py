@@ -11,10 +11,10 @@ import click
 
 from .. import __version__, api
 from ..compile import registry
-from ..compile.protocols import RunOutput
-from ..errors import BuildError, Interrupted, UsageError
+from ..core.context import RunOutput
+from ..core.errors import BuildError, Interrupted, UsageError
+from ..core.files import atomic_write, output_folder
 from ..output.explain import explain_document
-from ..output.files import atomic_write, output_folder
 from ..output.jsontext import dumps
 from ..output.result import write_outputs
 from ..search.driver import resume_command

@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from ..errors import Diagnostic, SpecError, UsageError
+from ..core.errors import Diagnostic, SpecError, UsageError
 from ..spec.load import check_document, discover, load_document
 from .errors import INVALID, OK, USAGE
 

@@ -13,7 +13,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import BuildError
+from ..core.errors import BuildError
 
 MAX_SECONDS = 24 * 3600.0  # beyond a day, a build is refused unless forced
 _UNITS = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"]

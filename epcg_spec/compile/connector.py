@@ -18,7 +18,6 @@ import ast
 import hashlib
 import importlib.util
 import keyword
-import os
 import sys
 from collections.abc import Iterable
 from functools import cache
@@ -28,21 +27,13 @@ from types import ModuleType
 
 from numba.core import caching
 
-from ..errors import EpcgError
-from ..output.files import atomic_write, contained
+from ..core.cache import cache_dir
+from ..core.errors import EpcgError
+from ..core.files import atomic_write, contained
 
 IMPORTS = "import numpy as np\nfrom numba import njit, prange\n"
 TEMPLATE_MARKER = "from numba import njit, prange\n"
 PACKAGE = "epcg_spec"
-
-
-def cache_dir() -> Path:
-    """Where generated modules (and numba's cache of them) live."""
-    root = os.environ.get("EPCG_CACHE_DIR")
-    if root:
-        return Path(root)
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "epcg-spec"
 
 
 def identifier(text: str, dotted: bool = False) -> str:

@@ -17,10 +17,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import BuildError, UsageError
+from ..core.files import atomic_write
 from ..domains.fling.render import board_svg
 from ..domains.sudoku.render import GridDrawing, caption, grid_drawing
-from ..errors import BuildError, UsageError
-from .files import atomic_write
 
 BOOKLET = "puzzles.pdf"
 PAGE_W, PAGE_H, MARGIN = 210.0, 297.0, 16.0  # A4, in mm

@@ -18,12 +18,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import BuildError, UsageError
+from ..core.files import atomic_write
 from ..domains.nested.generate import outline
-from ..errors import BuildError, UsageError
 from ..spec.load import load_document
 from ..spec.params import resolve_params
 from .booklet import BOOKLET
-from .files import atomic_write
 from .jsontext import dumps
 
 PAGE = "index.html"

@@ -5,37 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .. import __version__
-from ..compile.protocols import RunContext, RunOutput
-from ..errors import EpcgError
+from ..core.context import RunOutput
+from ..core.errors import EpcgError
+from ..core.files import write_set
 from ..spec.expr.check import ArraySymbol
 from ..spec.schema import validate_data
-from .files import write_set
 from .jsontext import dumps
 
 RESULT_SCHEMA = "result.schema.json"
-TIMING_FIELDS = frozenset({"seconds", "compile_seconds", "cpu_seconds"})
-
-
-def base_result(name: str, kind: str, backend: str, ctx: RunContext) -> dict[str, Any]:
-    """The fields that open every result.json."""
-    return {
-        "spec": name,
-        "kind": kind,
-        "backend": backend,
-        "version": __version__,
-        "seed": ctx.seed,
-    }
-
-
-def without_timings(value: Any) -> Any:
-    """`value` (a result or part of one) with every timing field left out, at any depth:
-    what must be identical between runs of the same spec and seed."""
-    if isinstance(value, dict):
-        return {k: without_timings(v) for k, v in value.items() if k not in TIMING_FIELDS}
-    if isinstance(value, list):
-        return [without_timings(v) for v in value]
-    return value
 
 
 def format_state(arrays: list[ArraySymbol], state: list[int]) -> dict[str, list[int]]:

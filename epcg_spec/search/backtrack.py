@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from ..compile.protocols import RunContext
+from ..core.context import RunContext
 from . import driver
 from .driver import Report
 from .propagate import (

@@ -18,7 +18,7 @@ import numba
 import numpy as np
 
 from ..compile.connector import generated_module, loop_template
-from ..compile.protocols import RunContext
+from ..core.context import RunContext
 from . import driver
 from .driver import Report
 

@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
 from .. import __version__
-from ..compile.protocols import RunContext
-from ..errors import UsageError
-from ..output.files import atomic_write
+from ..core.context import RunContext
+from ..core.errors import UsageError
+from ..core.files import atomic_write
 
 CHUNK_SECONDS = 0.5
 # how often a running job saves its checkpoint; tests that kill a run shorten it

@@ -14,7 +14,7 @@ from types import ModuleType
 import numba
 import numpy as np
 
-from ..compile.protocols import RunContext
+from ..core.context import RunContext
 from . import driver
 from .driver import Report
 

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import Any, Protocol
 
-from ..errors import BuildError
-from ..sizes import count_text
+from ..core.errors import BuildError
+from ..core.sizes import count_text
 
 EMIT, EFFECT, PICK, CAPTURE, WRAP, SEQ = range(6)
 KIND_NAMES = ("emit", "effect", "pick", "capture", "wrap", "seq")

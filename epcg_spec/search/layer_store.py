@@ -31,8 +31,8 @@ from typing import Any
 import numpy as np
 from filelock import FileLock, Timeout
 
-from ..errors import BuildError
-from ..output.files import atomic_write
+from ..core.errors import BuildError
+from ..core.files import atomic_write
 
 MANIFEST = ".manifest"
 FULL_CHECK_BYTES = 64 << 20  # files up to this size are hashed whole on every check

@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..compile.protocols import RunOutput
-from ..errors import UsageError
+from ..core.context import RunOutput
+from ..core.errors import UsageError
 
 SAME = ("spec", "kind", "backend", "version", "seed", "space_size", "objective")
 ITEM_KINDS = ("wfc", "sudoku", "ppg", "tracery")

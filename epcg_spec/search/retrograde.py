@@ -32,9 +32,9 @@ import numba
 import numpy as np
 
 from ..compile.connector import generated_module, loop_template
-from ..compile.protocols import RunContext
-from ..errors import BuildError, Interrupted
-from ..output.files import atomic_write
+from ..core.context import RunContext
+from ..core.errors import BuildError, Interrupted
+from ..core.files import atomic_write
 from . import driver
 from .layer_store import Damaged, LayerStore
 

@@ -8,8 +8,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from epcg_spec.errors import SpaceTooLarge
-from epcg_spec.sizes import count_text
+from epcg_spec.core.errors import SpaceTooLarge
+from epcg_spec.core.sizes import count_text
 
 INT64_MAX = 2**63 - 1
 

@@ -6,7 +6,7 @@ import bisect
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import Diagnostic, Pos
+from ..core.errors import Diagnostic, Pos
 
 Path = tuple[str | int, ...]
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from lark import Token, Tree
 
-from ..errors import Diagnostic, Pos, SpecError
+from ..core.errors import Diagnostic, Pos, SpecError
 from .document import Document, Path
 from .grammar import KEYWORDS, SyntaxProblem, decode_string, parse
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..compile import registry
 from ..compile.protocols import Domain
-from ..errors import Diagnostic, Pos, SpecError, UsageError
+from ..core.errors import Diagnostic, Pos, SpecError, UsageError
 from .document import Document
 from .dsl import load_dsl
 from .params import resolve_params

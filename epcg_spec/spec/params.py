@@ -5,8 +5,8 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from ..errors import Diagnostic, SpecError, UsageError
-from ..sizes import count_text
+from ..core.errors import Diagnostic, SpecError, UsageError
+from ..core.sizes import count_text
 from .document import Document, Path, describe_path
 from .expr.analysis import Analyzer, Reads
 from .expr.ast import parse_expression

@@ -11,7 +11,7 @@ from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 
-from ..errors import Diagnostic
+from ..core.errors import Diagnostic
 from .document import Document, describe_path
 
 _SCHEMA_PACKAGE = "epcg_spec.schemas"

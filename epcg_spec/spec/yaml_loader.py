@@ -8,7 +8,7 @@ import re
 
 import yaml
 
-from ..errors import Diagnostic, Pos, SpecError
+from ..core.errors import Diagnostic, Pos, SpecError
 from .document import Document, Path
 from .grammar import MAX_NESTING
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from epcg_spec.cli.main import main
-from epcg_spec.errors import EpcgError
+from epcg_spec.core.errors import EpcgError
 from tests.domains.space.helpers import SPECS
 
 FLAG_ARGS = {

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from epcg_spec.cli.main import main
-from epcg_spec.output.result import without_timings
+from epcg_spec.core.result import without_timings
 from epcg_spec.search import driver, items
 from tests.domains.space.helpers import SPECS
 

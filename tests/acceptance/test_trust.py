@@ -19,7 +19,7 @@ import pytest
 
 from epcg_spec.cli.main import main
 from epcg_spec.compile import connector
-from epcg_spec.errors import BuildError, UsageError
+from epcg_spec.core.errors import BuildError, UsageError
 from epcg_spec.output import files
 from epcg_spec.output.result import without_timings
 from epcg_spec.spaces import bits, kpermutation

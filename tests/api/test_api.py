@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import epcg_spec
-from epcg_spec.output.result import without_timings
+from epcg_spec.core.result import without_timings
 
 ROOT = Path(__file__).resolve().parents[2]
 QUEENS = ROOT / "specs" / "n-queens.yaml"

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from epcg_spec.compile.protocols import RunContext
+from epcg_spec.core.context import RunContext
 from epcg_spec.search import branch_bound, driver
 
 TOP = 5

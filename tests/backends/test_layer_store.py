@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from filelock import FileLock
 
-from epcg_spec.compile.protocols import RunContext
+from epcg_spec.core.context import RunContext
 from epcg_spec.domains.fling.problem import layered_space
 from epcg_spec.search import layer_store
 from epcg_spec.search.layer_store import MANIFEST, Damaged, LayerStore

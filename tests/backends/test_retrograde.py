@@ -7,9 +7,9 @@ from contextlib import contextmanager
 import numpy as np
 import pytest
 
-from epcg_spec.compile.protocols import RunContext
+from epcg_spec.core.context import RunContext
+from epcg_spec.core.errors import Interrupted
 from epcg_spec.domains.fling.problem import layered_space
-from epcg_spec.errors import Interrupted
 from epcg_spec.search import retrograde
 from epcg_spec.search.retrograde import Plan, Retrograde
 

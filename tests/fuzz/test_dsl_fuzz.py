@@ -4,7 +4,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
-from epcg_spec.errors import SpecError
+from epcg_spec.core.errors import SpecError
 from epcg_spec.spec.dsl import dump_dsl, load_dsl
 from epcg_spec.spec.grammar import parser
 

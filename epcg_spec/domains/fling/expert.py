@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from ...errors import BuildError
+from ...core.errors import BuildError
 from .kernels import MAX_MOVES, Geometry, apply_move, is_legal, layer_moves, piece_count
 
 SOLVABLE, UNIQUE_MOVES, UNIQUE_BOARDS = 1, 2, 4

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ...errors import Diagnostic, SpecError
+from ...core.errors import Diagnostic, SpecError
 from ...spec.document import Document
 from ...spec.document import Path as DocPath
 from ...spec.params import integer_field, resolve_params

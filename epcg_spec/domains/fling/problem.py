@@ -11,10 +11,11 @@ from pathlib import Path
 import numpy as np
 
 from ...compile.budget import Estimate, bounded
-from ...compile.connector import cache_dir, source_fingerprint
-from ...compile.protocols import RunContext, RunOutput
-from ...errors import UsageError
-from ...output.result import base_result
+from ...compile.connector import source_fingerprint
+from ...core.cache import cache_dir
+from ...core.context import RunContext, RunOutput
+from ...core.errors import UsageError
+from ...core.result import base_result
 from ...search.retrograde import LayeredSpace, LayerReport, Plan, Retrograde
 from . import kernels
 from .expert import judge

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from ...errors import UsageError
+from ...core.errors import UsageError
 from ...search.expand import SampleRng
 from ..tracery.expansion import Expansion
 from .model import ChildRule, NestedSpec

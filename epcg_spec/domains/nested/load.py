@@ -7,7 +7,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ...errors import Diagnostic, SpecError
+from ...core.errors import Diagnostic, SpecError
 from ...spec.document import Document
 from ..tracery.compile import Rule
 from . import notation

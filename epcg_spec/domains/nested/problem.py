@@ -7,9 +7,9 @@ import time
 from typing import Any
 
 from ...compile.budget import Estimate, bounded
-from ...compile.protocols import RunContext, RunOutput
-from ...errors import UsageError
-from ...output.result import base_result
+from ...core.context import RunContext, RunOutput
+from ...core.errors import UsageError
+from ...core.result import base_result
 from .generate import Universe, outline
 from .model import NestedSpec
 

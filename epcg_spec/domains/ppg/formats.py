@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from ...compile.protocols import Format
-from ...errors import SpecError
+from ...core.errors import SpecError
 from ...spec.document import Document
 from ...spec.document import Path as DocPath
 from ...spec.yaml_loader import load_yaml

@@ -6,7 +6,7 @@ import difflib
 from pathlib import Path
 from typing import Any
 
-from ...errors import Diagnostic, SpecError
+from ...core.errors import Diagnostic, SpecError
 from ...spec.document import Document
 from ...spec.document import Path as DocPath
 from .model import DEFAULT_LIMIT, ObjectSpec, PpgSpec, Rule, Side, Transition

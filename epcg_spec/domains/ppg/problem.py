@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import time
 
-from ...compile.protocols import RunContext, RunOutput
-from ...errors import BuildError, SpecError
-from ...output.result import base_result
+from ...core.context import RunContext, RunOutput
+from ...core.errors import BuildError, SpecError
+from ...core.result import base_result
 from ...search import backtrack, driver
 from ...search.driver import checkpoint_key
 from ...search.items import Item, ItemJob

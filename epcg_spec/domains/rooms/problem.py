@@ -8,13 +8,13 @@ from dataclasses import replace
 
 import numpy as np
 
-from ...compile.protocols import RunContext, RunOutput
-from ...errors import BuildError, UsageError
-from ...output.result import base_result
+from ...core.context import RunContext, RunOutput
+from ...core.errors import BuildError, UsageError
+from ...core.result import base_result
+from ...core.sizes import count_text
 from ...search import backtrack, driver
 from ...search.driver import checkpoint_key, count_bound
 from ...search.propagate import Model
-from ...sizes import count_text
 from .model import ORDERS, RoomsSpec
 from .network import Placements, allowed_values, build_network, placements
 from .render import MapFrame, Placed, ascii_map, legend, png_map, svg_map

@@ -6,7 +6,7 @@ import difflib
 from pathlib import Path
 from typing import Any
 
-from ...errors import Diagnostic, SpecError, UsageError
+from ...core.errors import Diagnostic, SpecError, UsageError
 from ...spec.document import Document
 from ...spec.load import load_spec
 from ..nested.generate import Universe

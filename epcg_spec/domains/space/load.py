@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ...errors import Diagnostic, EpcgError, SpaceTooLarge, SpecError
+from ...core.errors import Diagnostic, EpcgError, SpaceTooLarge, SpecError
 from ...spaces import ProductSpace, RankedSpace, make_space
 from ...spec.document import Document
 from ...spec.document import Path as DocPath

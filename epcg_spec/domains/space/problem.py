@@ -13,9 +13,10 @@ from numba.core.errors import NumbaError
 
 from ...compile.budget import Estimate
 from ...compile.connector import generated_module
-from ...compile.protocols import RunContext, RunOutput
-from ...errors import SpecError, UsageError
-from ...output.result import base_result, format_state
+from ...core.context import RunContext, RunOutput
+from ...core.errors import SpecError, UsageError
+from ...core.result import base_result
+from ...output.result import format_state
 from ...search import exhaustive
 from ...search.driver import checkpoint_key
 from ...spaces import space_kernel_args

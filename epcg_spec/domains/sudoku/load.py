@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import Diagnostic, SpecError
+from ...core.errors import Diagnostic, SpecError
 from ...spec.document import Document
 from .model import DIGITS, Generate, SudokuSpec
 

@@ -6,9 +6,9 @@ import time
 
 import numpy as np
 
-from ...compile.protocols import RunContext, RunOutput
-from ...errors import BuildError
-from ...output.result import base_result
+from ...core.context import RunContext, RunOutput
+from ...core.errors import BuildError
+from ...core.result import base_result
 from ...search import backtrack, driver
 from ...search.driver import checkpoint_key, count_bound
 from ...search.items import Item, ItemJob

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from ...compile.protocols import Format
-from ...errors import Diagnostic, Pos, SpecError
-from ...output.files import slug
+from ...core.errors import Diagnostic, Pos, SpecError
+from ...core.files import slug
 from ...spec.document import Document
 from ...spec.grammar import MAX_NESTING
 

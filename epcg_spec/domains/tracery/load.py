@@ -6,8 +6,8 @@ import difflib
 from pathlib import Path
 from typing import Any
 
-from ...errors import Diagnostic, SpecError
-from ...output.files import slug
+from ...core.errors import Diagnostic, SpecError
+from ...core.files import slug
 from ...spec.document import Document
 from ...spec.load import read_text
 from .compile import Compiler, Rule

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...errors import Diagnostic
+from ...core.errors import Diagnostic
 from .compile import Rule
 
 DEFAULT_ORIGIN = "#origin#"

@@ -7,14 +7,14 @@ from functools import cache
 from typing import Any
 
 from ...compile.budget import Estimate, bounded
-from ...compile.protocols import RunContext, RunOutput
-from ...errors import BuildError, UsageError
-from ...output.result import base_result
+from ...core.context import RunContext, RunOutput
+from ...core.errors import BuildError, UsageError
+from ...core.result import base_result
+from ...core.sizes import count_text
 from ...search import driver
 from ...search.driver import checkpoint_key, shard_units
 from ...search.expand import SampleRng
 from ...search.items import Item, ItemJob
-from ...sizes import count_text
 from .expansion import Expansion
 from .model import TracerySpec
 

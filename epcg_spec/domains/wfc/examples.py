@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...errors import SpecError
+from ...core.errors import SpecError
 from .formats_csv import read_csv
 from .formats_tmx import read_tmx
 from .formats_vox import read_vox

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...compile.protocols import Format
-from ...errors import Diagnostic, Pos, SpecError
-from ...output.files import slug
+from ...core.errors import Diagnostic, Pos, SpecError
+from ...core.files import slug
 from ...spec.document import Document
 
 TRUE_WORDS = {"true": True, "false": False}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...errors import Diagnostic, Pos, SpecError
+from ...core.errors import Diagnostic, Pos, SpecError
 
 
 def write_csv(values: np.ndarray, shape: tuple[int, int, int]) -> str:

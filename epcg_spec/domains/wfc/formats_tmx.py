@@ -27,7 +27,7 @@ from xml.sax.saxutils import quoteattr
 import numpy as np
 from PIL import Image
 
-from ...errors import Diagnostic, Pos, SpecError
+from ...core.errors import Diagnostic, Pos, SpecError
 from .formats import Element, parse_xml
 from .model import WfcRun
 from .render_worlds import RADIUS, hex_tile

@@ -16,7 +16,7 @@ import struct
 
 import numpy as np
 
-from ...errors import Diagnostic, Pos, SpecError
+from ...core.errors import Diagnostic, Pos, SpecError
 
 VERSION = 150
 

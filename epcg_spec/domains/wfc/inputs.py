@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
-from ...errors import Diagnostic, SpecError
+from ...core.errors import Diagnostic, SpecError
 from ...spec.document import Document
 from ...spec.document import Path as DocPath
 

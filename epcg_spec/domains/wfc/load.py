@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import SpecError
+from ...core.errors import SpecError
 from ...spec.document import Document
 from ...spec.document import Path as DocPath
 from ...spec.load import read_text

@@ -8,9 +8,9 @@ from functools import partial
 from itertools import islice
 
 from ...compile.budget import Estimate
-from ...compile.protocols import RunContext, RunOutput
-from ...errors import BuildError, UsageError
-from ...output.result import base_result
+from ...core.context import RunContext, RunOutput
+from ...core.errors import BuildError, UsageError
+from ...core.result import base_result
 from ...search import backtrack, driver
 from ...search.driver import checkpoint_key, count_bound
 from ...search.items import Item, ItemJob

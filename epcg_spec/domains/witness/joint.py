@@ -17,8 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ...compile.protocols import RunContext
-from ...errors import BuildError, Interrupted
+from ...core.context import RunContext
+from ...core.errors import BuildError, Interrupted
 from ...search import branch_bound
 from ...search.driver import checkpoint_key
 from ...spaces.bits import popcount

@@ -14,8 +14,8 @@ import numba
 import numpy as np
 
 from ...compile.connector import generated_module, loop_template
-from ...compile.protocols import RunContext
-from ...errors import BuildError
+from ...core.context import RunContext
+from ...core.errors import BuildError
 from ...search import driver
 from ...search.driver import Report, checkpoint_key
 from ...spaces import CombinationSpace, ProductSpace, RadixSpace, space_kernel_args

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ...compile.connector import cache_dir
-from ...errors import BuildError
+from ...core.cache import cache_dir
+from ...core.errors import BuildError
 from ...search.layer_store import LayerStore
 from .kernels import grid_tables, region_labels, region_masks
 from .model import Grid

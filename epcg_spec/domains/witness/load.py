@@ -7,7 +7,7 @@ from math import comb
 from pathlib import Path
 from typing import Any
 
-from ...errors import Diagnostic, SpecError
+from ...core.errors import Diagnostic, SpecError
 from ...spec.document import Document
 from ...spec.document import Path as DocPath
 from ...spec.params import integer_field, resolve_params

@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from ...compile.protocols import RunContext, RunOutput
-from ...errors import UsageError
-from ...output.result import base_result
+from ...core.context import RunContext, RunOutput
+from ...core.errors import UsageError
+from ...core.result import base_result
 from ...spec.yaml_writer import dump_yaml
 from .joint import search_joint
 from .layouts import LayoutPlan, Outcome, layout_plan, run_layouts

@@ -5,7 +5,7 @@ from math import comb
 import numpy as np
 import pytest
 
-from epcg_spec.compile.protocols import RunContext
+from epcg_spec.core.context import RunContext
 from epcg_spec.domains.fling.problem import layered_space
 from epcg_spec.search.retrograde import Plan, Retrograde
 from tests.domains.fling.conftest import oracle, oracle_layer

@@ -4,7 +4,7 @@
 import numpy as np
 import pytest
 
-from epcg_spec.compile.protocols import RunContext
+from epcg_spec.core.context import RunContext
 from epcg_spec.domains.fling.problem import layered_space
 from epcg_spec.search.retrograde import Plan, Retrograde
 from tests.domains.fling.conftest import oracle_layer

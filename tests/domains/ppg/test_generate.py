@@ -12,12 +12,12 @@ import pytest
 import yaml
 
 from epcg_spec.cli.main import main
-from epcg_spec.compile.protocols import RunContext
+from epcg_spec.core.context import RunContext
+from epcg_spec.core.errors import SpecError
+from epcg_spec.core.result import without_timings
 from epcg_spec.domains.ppg.problem import PpgProblem
 from epcg_spec.domains.ppg.simulate import simulate
 from epcg_spec.domains.ppg.universe import draw_universe
-from epcg_spec.errors import SpecError
-from epcg_spec.output.result import without_timings
 from epcg_spec.search import backtrack
 from tests.oracles.ppg_oracle import is_strict_order, plays_through, rule_holds
 

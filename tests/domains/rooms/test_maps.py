@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from epcg_spec.cli.main import main
-from epcg_spec.compile.protocols import RunContext
+from epcg_spec.core.context import RunContext
 from epcg_spec.spec.load import load_spec
 from tests.domains.rooms.conftest import chain
 from tests.oracles.rooms_oracle import count_maps, map_problems

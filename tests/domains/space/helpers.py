@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from epcg_spec.compile.protocols import RunContext
+from epcg_spec.core.context import RunContext
 from epcg_spec.spec.load import load_spec
 
 SPECS = Path(__file__).resolve().parents[3] / "specs"

@@ -5,9 +5,9 @@ import json
 import pytest
 
 from epcg_spec.cli.main import main
-from epcg_spec.compile.protocols import RunContext
-from epcg_spec.errors import UsageError
-from epcg_spec.output.result import without_timings
+from epcg_spec.core.context import RunContext
+from epcg_spec.core.errors import UsageError
+from epcg_spec.core.result import without_timings
 from epcg_spec.search import driver, exhaustive
 from tests.domains.space.helpers import SPECS, problem_of, run
 

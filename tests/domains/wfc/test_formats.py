@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from epcg_spec.cli.main import main
+from epcg_spec.core.errors import SpecError
 from epcg_spec.domains.wfc.formats_csv import read_csv, write_csv
 from epcg_spec.domains.wfc.formats_tmx import read_tmx
 from epcg_spec.domains.wfc.formats_vox import read_vox, write_vox
-from epcg_spec.errors import SpecError
 from epcg_spec.spec.load import load_spec
 from tests.domains.wfc.paths import PIPES
 from tests.domains.wfc.test_worlds import CUBE_TERRAIN, HEX_PIPES

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from epcg_spec.cli.main import main
-from epcg_spec.compile.protocols import RunContext
+from epcg_spec.core.context import RunContext
 from epcg_spec.domains.witness import layouts
 from epcg_spec.domains.witness.layouts import Library, run_layouts
 from epcg_spec.domains.witness.lines import line_set

@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 
 from epcg_spec.cli.main import main
-from epcg_spec.compile.protocols import RunContext
+from epcg_spec.core.context import RunContext
 from epcg_spec.domains.witness.layouts import Library, layout_plan, run_layouts
 from epcg_spec.domains.witness.lines import line_path, line_set
 from epcg_spec.domains.witness.model import COLOUR_NAMES

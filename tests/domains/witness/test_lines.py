@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from epcg_spec.core.errors import BuildError
 from epcg_spec.domains.witness import lines
 from epcg_spec.domains.witness.lines import (
     cache_path,
@@ -13,7 +14,6 @@ from epcg_spec.domains.witness.lines import (
     line_set,
 )
 from epcg_spec.domains.witness.model import Grid
-from epcg_spec.errors import BuildError
 from tests.oracles import witness_oracle as oracle
 
 # OEIS A007764: self-avoiding paths joining opposite corners of an n x n grid of cells.

@@ -9,7 +9,7 @@ from math import comb, factorial, perm
 import numpy as np
 import pytest
 
-from epcg_spec.errors import SpaceTooLarge
+from epcg_spec.core.errors import SpaceTooLarge
 from epcg_spec.spaces import (
     INT64_MAX,
     CombinationSpace,

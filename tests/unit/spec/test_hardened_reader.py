@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from epcg_spec.cli.main import main
-from epcg_spec.errors import SpecError
-from epcg_spec.sizes import count_text
+from epcg_spec.core.errors import SpecError
+from epcg_spec.core.sizes import count_text
 from epcg_spec.spec.yaml_loader import load_yaml
 
 SPECS = Path(__file__).resolve().parents[3] / "specs"

@@ -21,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ..errors import BuildError, UsageError
+from .errors import BuildError, UsageError
 
 MANIFEST = ".epcg-outputs.json"  # the names of the set, written first into the staging folder
 _STAGING = re.compile(r"^\.(?P<name>.+)\.epcg-(?P<role>new|old)-(?P<pid>\d+)-[0-9a-f]+$")

@@ -1,0 +1,51 @@
+"""What a run is given (RunContext) and what it gives back (RunOutput), and the progress
+sink it reports to: the contract every command, back end and kind shares."""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+
+class Progress(Protocol):
+    """Progress of long work: `total` units announced, `advance` as they complete."""
+
+    def start(self, label: str, total: int) -> None: ...
+    def advance(self, units: int) -> None: ...
+    def finish(self) -> None: ...
+    def compiling(self, kind: str) -> AbstractContextManager[None]:
+        """Shown while kernels compile (first run only), apart from the work's rate and ETA."""
+        ...
+
+
+@dataclass
+class RunContext:
+    """Everything a run needs beyond the spec: seed, threads, where to write and resume,
+    and the driver's flags (see search/driver.py)."""
+
+    seed: int = 0
+    threads: int | None = None
+    progress: Progress | None = None
+    work_dir: Path | None = None
+    resume: bool = False
+    fresh: bool = False
+    shard: tuple[int, int] = (0, 1)
+    time_limit: float | None = None
+    limit: int | None = None  # count: stop after this many (the count is then a lower bound)
+    unit_limit: int | None = None  # stop this run after this many units (rooms --steps)
+    budget_seconds: float | None = None  # stop at once ("too long") if the run would take longer
+    kind: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    allow_python: bool = False  # may the spec's Python hooks be imported (run)? see docs/trust.md
+
+
+@dataclass
+class RunOutput:
+    """What a run produced: result.json's content, extra files, and a readable summary."""
+
+    result: dict[str, Any]
+    artifacts: dict[str, bytes | str] = field(default_factory=dict)
+    summary: list[str] = field(default_factory=list)
+    stopped: str | None = None  # None: complete; else why the driver stopped early

@@ -1,0 +1,31 @@
+"""The fields every result.json opens with, and which of its fields are timings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .context import RunContext
+from .version import __version__
+
+TIMING_FIELDS = frozenset({"seconds", "compile_seconds", "cpu_seconds"})
+
+
+def base_result(name: str, kind: str, backend: str, ctx: RunContext) -> dict[str, Any]:
+    """The fields that open every result.json."""
+    return {
+        "spec": name,
+        "kind": kind,
+        "backend": backend,
+        "version": __version__,
+        "seed": ctx.seed,
+    }
+
+
+def without_timings(value: Any) -> Any:
+    """`value` (a result or part of one) with every timing field left out, at any depth:
+    what must be identical between runs of the same spec and seed."""
+    if isinstance(value, dict):
+        return {k: without_timings(v) for k, v in value.items() if k not in TIMING_FIELDS}
+    if isinstance(value, list):
+        return [without_timings(v) for v in value]
+    return value
