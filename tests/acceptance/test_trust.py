@@ -20,8 +20,8 @@ import pytest
 from epcg_spec.cli.main import main
 from epcg_spec.compile import connector
 from epcg_spec.core.errors import BuildError, UsageError
+from epcg_spec.core.result import without_timings
 from epcg_spec.output import files
-from epcg_spec.output.result import without_timings
 from epcg_spec.spaces import bits, kpermutation
 from epcg_spec.spec.load import load_spec
 
