@@ -19,9 +19,9 @@ import pytest
 
 from epcg_spec.cli.main import main
 from epcg_spec.compile import connector
+from epcg_spec.core import files
 from epcg_spec.core.errors import BuildError, UsageError
 from epcg_spec.core.result import without_timings
-from epcg_spec.output import files
 from epcg_spec.spaces import bits, kpermutation
 from epcg_spec.spec.load import load_spec
 
@@ -276,7 +276,7 @@ def test_wfc_content_named_after_the_spec_stays_in_out(tmp_path, capsys):
 def _writer(folder: Path, tag: str, count: int) -> str:
     return (
         "import sys\n"
-        "from epcg_spec.output.files import write_set\n"
+        "from epcg_spec.core.files import write_set\n"
         f"body = {tag!r} * 200_000\n"
         f"write_set(sys.argv[1], {{f'part-{{i:03d}}.txt': body for i in range({count})}})\n"
     )
