@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .compile import budget, registry
+from .compile.flags import refuse_unsupported
 from .core.context import Progress, RunContext, RunOutput
 from .core.errors import UsageError
 from .output.gallery import write_gallery
@@ -227,8 +228,6 @@ class Spec:
 
     def _checked(self, command: str, flags: dict[str, Any]):
         """The compiled problem, once every run flag given is known to be honoured."""
-        from .cli.flags import refuse_unsupported
-
         problem = self._problem()
         if command != "build" and not callable(getattr(problem, command, None)):
             raise UsageError(f"kind {problem.kind} does not support `{command}`")

@@ -19,7 +19,7 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
@@ -185,14 +185,9 @@ def _estimate(job: Job, start: int, following: int, total: int, elapsed: float) 
 
 def _prepare(job: Job, ctx: RunContext, first: int) -> float:
     began = time.perf_counter()
-    with ctx.progress.compiling(ctx.kind) if ctx.progress else _nothing():
+    with ctx.progress.compiling(ctx.kind) if ctx.progress else nullcontext():
         job.prepare(first)
     return time.perf_counter() - began
-
-
-@contextmanager
-def _nothing() -> Iterator[None]:
-    yield
 
 
 @contextmanager

@@ -1,8 +1,9 @@
 """The run contract's flags: which command has which, and refusing those a kind cannot honour.
 
 Every flag of `build`, `count` and `sample` is either honoured by the spec's kind or refused
-with exit 2 and one line saying why; none is ignored. A kind says what it honours with its
-problem's `supports(command)`; the reasons below explain each refusal.
+with exit 2 and one line saying why; none is ignored. A kind's domain lists what it honours
+(`supports[command]`), its problem may refuse more for the spec's mode (`refused(command)`),
+and the reasons below explain the other refusals. The Python API and so the CLI check here.
 """
 
 from __future__ import annotations
@@ -26,11 +27,6 @@ WHY_NOT: dict[str, str] = {
     "--force": "it makes no estimate for --force to override",
     "--allow-python": "its specs name no Python functions",
 }
-
-
-def given_flags(values: dict[str, Any], defaults: dict[str, Any]) -> list[str]:
-    """The flags the user gave: those whose value differs from the option's default."""
-    return [flag for flag, value in values.items() if value != defaults.get(flag)]
 
 
 def refuse_unsupported(domain: Any, problem: Any, command: str, flags: list[str]) -> None:
