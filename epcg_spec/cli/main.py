@@ -299,6 +299,9 @@ def merge(results, out, as_json):
         except (OSError, ValueError) as exc:
             raise BuildError(f"{path}: not a result.json of a shard ({exc})") from None
     output = merge_results(loaded, [p.parent for p in paths])
+    domain = registry.domain(output.result["kind"])
+    if hasattr(domain, "merged_files"):
+        output.artifacts.update(domain.merged_files(output.result))
     write_outputs(Path(out), output)
     _emit(output, as_json)
     return OK

@@ -1,6 +1,8 @@
 """Merging the shards of one run (`epcg-spec merge`) into what a single run would write.
 
-Exhaustive shards add their counts and merge their best lists by (score, rank). Item shards
+Exhaustive shards add their counts and merge their best lists by (score, rank); their files
+(pictures of each shard's best) are not carried over, since the merged best list differs: the
+caller draws them again (the domain's `merged_files`). Item shards
 (wfc, sudoku, ppg, tracery) hold consecutive items: their per-item lists are joined in shard
 order and their tallies added; a file that several shards wrote (Tracery's outputs.txt) is
 joined in shard order too, and every other file is taken as it is.
@@ -27,10 +29,11 @@ def merge_results(results: list[dict[str, Any]], folders: list[Path]) -> RunOutp
     results = [results[i] for i in order]
     folders = [folders[i] for i in order]
     first = results[0]
+    files: dict[str, bytes] = {}
     if first.get("backend") == "exhaustive":
         merged = _exhaustive(results)
     elif first.get("kind") in ITEM_KINDS:
-        merged = _items(results)
+        merged, files = _items(results), _files(folders)
     else:
         raise UsageError(
             f"merge combines shards of space and item kinds ({', '.join(ITEM_KINDS)}); "
@@ -39,7 +42,7 @@ def merge_results(results: list[dict[str, Any]], folders: list[Path]) -> RunOutp
     merged.update({k: round(sum(r.get(k, 0) for r in results), 3) for k in TIME_SUMS})
     units = f"{merged['shard']['hi'] - merged['shard']['lo']:,} units"
     summary = [f"{first['spec']}: merged {len(results)} shards ({units}): {merged['count']:,}"]
-    return RunOutput(result=merged, artifacts=_files(folders), summary=summary)
+    return RunOutput(result=merged, artifacts=files, summary=summary)
 
 
 def _check(results: list[dict[str, Any]]) -> list[int]:

@@ -8,6 +8,7 @@ from ...spec.document import Document
 from .load import load_space_spec
 from .model import SpaceSpec
 from .problem import SpaceProblem
+from .render import best_pictures
 
 
 class SpaceDomain:
@@ -32,6 +33,10 @@ class SpaceDomain:
 
     def compile(self, spec: SpaceSpec) -> SpaceProblem:
         return SpaceProblem(spec)
+
+    def merged_files(self, result: dict[str, Any]) -> dict[str, str]:
+        """The files of a merged result: the pictures of its best states, drawn again."""
+        return best_pictures(result["best"])
 
 
 DOMAIN = SpaceDomain()

@@ -23,7 +23,7 @@ from ...spaces import space_kernel_args
 from .kernels import module_source
 from .load import import_user_functions, user_functions
 from .model import Condition, SpaceSpec
-from .render import state_svg
+from .render import best_pictures
 
 BYTES_PER_BLOCK_RESULT = 64
 STATES_PER_SECOND = 1.0e8  # the exhaustive back end's rate that estimates assume
@@ -201,10 +201,7 @@ class SpaceProblem:
             top = best[0]
             score = f" score {top['score']:g}" if top["score"] is not None else ""
             summary.append(f"  best: rank {top['rank']}{score}: {_show(top['state'])}")
-        pictures = {
-            f"best-{k}.svg": state_svg(b["state"], f"rank {b['rank']}") for k, b in enumerate(best)
-        }
-        return RunOutput(result, pictures, summary, report.stopped)
+        return RunOutput(result, best_pictures(best), summary, report.stopped)
 
     def count(self, ctx: RunContext, constrained: bool) -> RunOutput:
         size = self.space_size()

@@ -81,3 +81,8 @@ def _ruler(values: list[int], lo: int, hi: int) -> tuple[list[str], int, int]:
             f"{label}</text>"
         )
     return parts, w, RULER
+
+
+def best_pictures(best: list[dict]) -> dict[str, str]:
+    """best-k.svg for each entry of a result's best list (k from 0): a run's and a merge's."""
+    return {f"best-{k}.svg": state_svg(b["state"], f"rank {b['rank']}") for k, b in enumerate(best)}

@@ -60,6 +60,9 @@ def test_shards_merge_to_the_single_run(tmp_path, capsys):
     got = json.loads((merged / "result.json").read_text())
     assert _content(got) == _content(expected)
     assert got["evaluated"] + got["pruned"] == expected["space_size"]
+    pictures = sorted(p.name for p in whole.glob("best-*.svg"))
+    assert pictures and pictures == sorted(p.name for p in merged.glob("best-*.svg"))
+    assert all((whole / n).read_bytes() == (merged / n).read_bytes() for n in pictures)
 
 
 def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path, monkeypatch):
