@@ -74,6 +74,7 @@ def test_the_page_shows_every_item_without_a_console_error(kind, built, browser)
 @pytest.mark.parametrize("kind", KINDS)
 def test_the_detail_view_opens_with_the_command_and_moves_with_the_keys(kind, built, browser):
     from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
 
     folder = built[kind]
     result = json.loads((folder / "result.json").read_text())
@@ -92,8 +93,8 @@ def test_the_detail_view_opens_with_the_command_and_moves_with_the_keys(kind, bu
     )
     assert all(big)
     assert _not_blank(browser.get_screenshot_as_png()) > 20
-    browser.find_element("id", "copy").click()
-    assert browser.find_element("id", "copy").text == "copied"
+    browser.find_element("id", "copy").click()  # the clipboard write is asynchronous
+    WebDriverWait(browser, 10).until(lambda b: b.find_element("id", "copy").text == "copied")
     body = browser.find_element("tag name", "body")
     if len(result["best"]) > 1:
         body.send_keys(Keys.ARROW_RIGHT)
