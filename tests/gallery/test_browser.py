@@ -88,10 +88,11 @@ def test_the_detail_view_opens_with_the_command_and_moves_with_the_keys(kind, bu
     assert command.startswith("epcg-spec ") and BUILDS[kind][0] in command
     shown = json.loads(browser.find_element("id", "djson").get_attribute("textContent"))
     assert shown["state"] == result["best"][0]["state"]
-    big = browser.execute_script(
-        "return [...document.querySelectorAll('#dbig img')].map(i => i.complete && i.naturalWidth)"
+    loaded = (
+        "return [...document.querySelectorAll('#dbig img')]"
+        ".every(i => i.complete && i.naturalWidth)"
     )
-    assert all(big)
+    WebDriverWait(browser, 10).until(lambda b: b.execute_script(loaded))  # images load async
     assert _not_blank(browser.get_screenshot_as_png()) > 20
     browser.find_element("id", "copy").click()  # the clipboard write is asynchronous
     WebDriverWait(browser, 10).until(lambda b: b.find_element("id", "copy").text == "copied")
