@@ -19,6 +19,7 @@ from typing import Any
 
 from .compile import budget, registry
 from .compile.flags import refuse_unsupported
+from .compile.protocols import Countable, Samplable
 from .core.context import Progress, RunContext, RunOutput
 from .core.errors import UsageError
 from .output.gallery import write_gallery
@@ -229,7 +230,8 @@ class Spec:
     def _checked(self, command: str, flags: dict[str, Any]):
         """The compiled problem, once every run flag given is known to be honoured."""
         problem = self._problem()
-        if command != "build" and not callable(getattr(problem, command, None)):
+        needs = {"count": Countable, "sample": Samplable}.get(command)
+        if needs is not None and not isinstance(problem, needs):
             raise UsageError(f"kind {problem.kind} does not support `{command}`")
         given = [flag for flag, value in flags.items() if value not in (None, False)]
         for name in self.options:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from ..core.context import RunContext, RunOutput
 from ..spec.document import Document
@@ -52,12 +52,14 @@ class Problem(Protocol):
         ...
 
 
+@runtime_checkable
 class Countable(Protocol):
     """A problem that can count its content exactly (`epcg-spec count`)."""
 
     def count(self, ctx: RunContext, constrained: bool) -> RunOutput: ...
 
 
+@runtime_checkable
 class Samplable(Protocol):
     """A problem whose content can be addressed by rank or sampled (`epcg-spec sample`)."""
 

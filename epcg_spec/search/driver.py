@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from .. import __version__
 from ..core.context import RunContext
@@ -69,7 +69,7 @@ class Job(Protocol[P]):
 
 
 @dataclass
-class Report(Generic[P]):
+class Report:
     """How a run went: the units it covered, how far it got and why it stopped."""
 
     shard: tuple[int, int]
