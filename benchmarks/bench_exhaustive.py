@@ -66,8 +66,10 @@ def engine(prune: bool):
     problem = loaded.domain.compile(loaded.spec)
     kernels = problem.kernels()
     size = problem.space_size()
-    exhaustive.run(kernels, size, prune, 1, RunContext(), "warm-up")
-    return lambda: exhaustive.run(kernels, size, prune, 1, RunContext(), "bench").tally.count
+    exhaustive.run(exhaustive.job(kernels, size, prune, 1), RunContext(), "warm-up")
+    return lambda: exhaustive.run(
+        exhaustive.job(kernels, size, prune, 1), RunContext(), "bench"
+    ).tally.count
 
 
 def main() -> None:

@@ -20,12 +20,13 @@ from typing import Any
 from .compile import budget, registry
 from .compile.flags import refuse_unsupported
 from .compile.protocols import Countable, Samplable
-from .core.context import Progress, RunContext, RunOutput
+from .core.context import Progress, RunContext, RunOutput, SpecSource
 from .core.errors import UsageError
 from .output.gallery import write_gallery
 from .output.jsontext import dumps
 from .output.result import write_outputs
-from .spec.load import Loaded, check_document, load_document, parse_document
+from .search.cluster import connected
+from .spec.load import Loaded, check_document, parse_document, read_text
 from .spec.params import parse_overrides
 
 FORMATS = {"yaml": ".yaml", "dsl": ".epcg", "json": ".json"}
@@ -82,6 +83,7 @@ class Spec:
     options: dict[str, Any] = field(default_factory=dict)
     path: Path | None = None  # the spec file, for the regenerate commands of the gallery
     params: dict[str, Any] = field(default_factory=dict)
+    source: SpecSource | None = None  # what cluster workers rebuild the spec from
 
     @property
     def kind(self) -> str:
@@ -122,10 +124,13 @@ class Spec:
         no_prune: bool = False,
         force: bool = False,
         allow_python: bool = False,
+        scheduler: Any = None,
         progress: Progress | None = None,
     ) -> Result:
         """Run the spec's back end; with `out`, write result.json, the files and the gallery
         page (index.html) there, and keep a checkpoint there while the run goes on.
+        `scheduler` ("local:N", a scheduler's address or a dask.distributed Client) runs
+        the work on a Dask cluster, with the same result (see docs/cluster.md).
 
         A build whose estimate exceeds the machine's memory, disk or a day is refused unless
         `force`; the spec's Python functions are imported only with `allow_python`."""
@@ -140,6 +145,7 @@ class Spec:
             "--no-prune": no_prune,
             "--force": force,
             "--allow-python": allow_python,
+            "--scheduler": scheduler,
         }
         problem = self._checked("build", flags)
         ctx = RunContext(
@@ -154,10 +160,12 @@ class Spec:
             kind=self.kind,
             options={**self.options, "no_prune": no_prune},
             allow_python=allow_python,
+            source=self.source,
         )
         if not force:
             budget.refuse_oversize(problem, ctx, Path(out) if out is not None else Path.cwd())
-        output = problem.run(ctx)
+        with connected(scheduler, ctx):
+            output = problem.run(ctx)
         if out is None:
             return Result.of(output)
         written = write_outputs(Path(out), output)
@@ -173,9 +181,11 @@ class Spec:
         threads: int | None = None,
         no_prune: bool = False,
         allow_python: bool = False,
+        scheduler: Any = None,
         progress: Progress | None = None,
     ) -> Result:
-        """The exact size of the space (and, if `constrained`, how many meet every rule)."""
+        """The exact size of the space (and, if `constrained`, how many meet every rule);
+        `scheduler` as in `build`."""
         flags = {
             "--constrained": constrained,
             "--limit": limit,
@@ -183,6 +193,7 @@ class Spec:
             "--no-prune": no_prune,
             "--threads": threads,
             "--allow-python": allow_python,
+            "--scheduler": scheduler,
         }
         problem = self._checked("count", flags)
         ctx = RunContext(
@@ -195,8 +206,10 @@ class Spec:
             kind=self.kind,
             options={**self.options, "no_prune": no_prune},
             allow_python=allow_python,
+            source=self.source,
         )
-        result = Result.of(problem.count(ctx, constrained))
+        with connected(scheduler, ctx):
+            result = Result.of(problem.count(ctx, constrained))
         if result.stopped == "too long":
             took = result.data["partial"]["estimated_seconds"]
             raise UsageError(
@@ -213,13 +226,19 @@ class Spec:
         ranks: Sequence[int] | None = None,
         seed: int | None = None,
         distinct: bool = False,
+        scheduler: Any = None,
     ) -> Result:
         """Content by rank, or `n` (default 1) drawn uniformly, distinct if asked."""
         if ranks and (n is not None or distinct):
             raise UsageError(
                 "--rank names the content; -n and --distinct draw it: give one or other"
             )
-        flags = {"--rank": list(ranks) if ranks else None, "-n": n, "--distinct": distinct}
+        flags = {
+            "--rank": list(ranks) if ranks else None,
+            "-n": n,
+            "--distinct": distinct,
+            "--scheduler": scheduler,
+        }
         problem = self._checked("sample", flags)
         ctx = RunContext(seed=self._seed(seed), kind=self.kind, options=self.options)
         return Result.of(problem.sample(ctx, list(ranks) if ranks else None, n or 1, distinct))
@@ -240,6 +259,11 @@ class Spec:
                 raise UsageError(f"--{option.name} applies to {', '.join(option.commands)}")
             given.append(f"--{option.name}")
         refuse_unsupported(self.loaded.domain, problem, command, given)
+        if "--scheduler" in given and "--allow-python" in given:
+            raise UsageError(
+                "--allow-python cannot go with --scheduler: cluster workers are sent the "
+                "spec's text, not the Python files it names"
+            )
         return problem
 
     def _seed(self, seed: int | None) -> int:
@@ -259,8 +283,8 @@ def load(
     `params` overrides the spec's params ({"n": 10}, or ["n=10"] as on the command line);
     `options` are a kind's own options (e.g. {"origin": "#hero#"} for tracery).
     """
-    document = load_document(Path(path))
-    return _spec(document, params, options, Path(path))
+    text = read_text(Path(path))
+    return _spec(text, parse_document(text, Path(path)), params, options, Path(path))
 
 
 def loads(
@@ -274,10 +298,16 @@ def loads(
     if format not in FORMATS:
         raise UsageError(f"format {format!r}: give one of {', '.join(FORMATS)}")
     document = parse_document(text, Path(name + FORMATS[format]))
-    return _spec(document, params, options)
+    return _spec(text, document, params, options)
 
 
-def _spec(document, params, options, path: Path | None = None) -> Spec:
+def compiled_source(source: SpecSource) -> Any:
+    """The compiled problem of a spec sent to a cluster worker."""
+    document = parse_document(source.text, Path(source.name))
+    return _spec(source.text, document, source.params, source.options)._problem()
+
+
+def _spec(text: str, document, params, options, path: Path | None = None) -> Spec:
     if params is None:
         overrides: dict[str, Any] = {}
     elif isinstance(params, dict):
@@ -285,7 +315,10 @@ def _spec(document, params, options, path: Path | None = None) -> Spec:
     else:
         overrides = parse_overrides(list(params))
     loaded = check_document(document, overrides)
-    return Spec(loaded, _domain_options(loaded, options or {}), path, overrides)
+    chosen = _domain_options(loaded, options or {})
+    name = str(path.resolve()) if path is not None else document.source
+    source = SpecSource(text, name, overrides, chosen)
+    return Spec(loaded, chosen, path, overrides, source)
 
 
 def _domain_options(loaded: Loaded, options: dict[str, Any]) -> dict[str, Any]:

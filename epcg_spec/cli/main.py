@@ -101,6 +101,12 @@ _time_limit = click.option(
     metavar="SECONDS",
     help="Stop after about this long; the partial result is written and --resume continues.",
 )
+_scheduler = click.option(
+    "--scheduler",
+    metavar="local:N|tcp://HOST:PORT",
+    help="Run the work on a Dask cluster: N local worker processes, or a running scheduler "
+    "(needs the dask extra; see docs/cluster.md).",
+)
 _allow_python = click.option(
     "--allow-python",
     is_flag=True,
@@ -150,6 +156,7 @@ cli.add_command(validate)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--force", is_flag=True, help="Start even if the estimates exceed the machine.")
 @_allow_python
+@_scheduler
 @_domain_options("build")
 def build(
     spec,
@@ -166,6 +173,7 @@ def build(
     quiet,
     force,
     allow_python,
+    scheduler,
     **given,
 ):
     """Compile SPEC, run its back end, write OUT/result.json and the content."""
@@ -182,6 +190,7 @@ def build(
         no_prune=no_prune,
         force=force,
         allow_python=allow_python,
+        scheduler=scheduler,
         progress=StderrProgress(quiet),
     )
     _emit(result, as_json)
@@ -207,9 +216,20 @@ def build(
 @_json
 @_param
 @_allow_python
+@_scheduler
 @_domain_options("count")
 def count(
-    spec, constrained, limit, time_limit, no_prune, threads, as_json, params, allow_python, **given
+    spec,
+    constrained,
+    limit,
+    time_limit,
+    no_prune,
+    threads,
+    as_json,
+    params,
+    allow_python,
+    scheduler,
+    **given,
 ):
     """Print the exact size of SPEC's space (and, with --constrained, how many are valid)."""
     result = _load(spec, params, given).count(
@@ -220,6 +240,7 @@ def count(
         no_prune=no_prune,
         progress=StderrProgress(),
         allow_python=allow_python,
+        scheduler=scheduler,
     )
     _emit(result, as_json)
     _stopped(result, "")
@@ -245,11 +266,13 @@ def count(
 @click.option("--distinct", is_flag=True, help="Sample distinct outputs, not derivations.")
 @_json
 @_param
+@_scheduler
 @_domain_options("sample")
-def sample(spec, ranks, samples, seed, distinct, as_json, params, **given):
+def sample(spec, ranks, samples, seed, distinct, as_json, params, scheduler, **given):
     """Print content of SPEC by rank, or sampled uniformly."""
     loaded = _load(spec, params, given)
-    _emit(loaded.sample(samples, ranks=ranks, seed=seed, distinct=distinct), as_json)
+    result = loaded.sample(samples, ranks=ranks, seed=seed, distinct=distinct, scheduler=scheduler)
+    _emit(result, as_json)
     return OK
 
 

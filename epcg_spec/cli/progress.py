@@ -104,6 +104,10 @@ class StderrProgress:
         if seconds >= SAY_COMPILE_AFTER_SECONDS:
             print(f"{what}: ready in {seconds:.1f} s", file=sys.stderr)
 
+    def note(self, line: str) -> None:
+        if not self.quiet:
+            print(line, file=sys.stderr)
+
     def _update_bar(self) -> None:
         width = self.console.width
         if self._bar is None:

@@ -68,6 +68,16 @@ class Samplable(Protocol):
     ) -> RunOutput: ...
 
 
+@runtime_checkable
+class Distributable(Protocol):
+    """A problem whose driver jobs a cluster worker can rebuild from the spec alone."""
+
+    def job(self, name: str, args: dict[str, Any], ctx: RunContext) -> Any:
+        """The driver job `name` (with `args`), the same here and on a worker (see
+        search/cluster.py); it sets the job's `remote` to (name, args)."""
+        ...
+
+
 class Domain(Protocol):
     """One kind of content: its schema, its semantic checks and its compiler."""
 

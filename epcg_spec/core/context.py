@@ -19,6 +19,20 @@ class Progress(Protocol):
         """Shown while kernels compile (first run only), apart from the work's rate and ETA."""
         ...
 
+    def note(self, line: str) -> None:
+        """A line about the run (e.g. a cluster's dashboard), shown apart from the bar."""
+
+
+@dataclass(frozen=True)
+class SpecSource:
+    """A spec as a cluster worker rebuilds it: its text, the file name it was read from
+    (its suffix says the syntax; files it names are found beside it), params and options."""
+
+    text: str
+    name: str
+    params: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+
 
 @dataclass
 class RunContext:
@@ -39,6 +53,8 @@ class RunContext:
     kind: str = ""
     options: dict[str, Any] = field(default_factory=dict)
     allow_python: bool = False  # may the spec's Python hooks be imported (run)? see docs/trust.md
+    source: SpecSource | None = None  # what a cluster worker rebuilds the spec from
+    cluster: Any = None  # a connected dask.distributed Client (--scheduler), see docs/cluster.md
 
 
 @dataclass

@@ -19,7 +19,7 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -48,6 +48,9 @@ class Job(Protocol[P]):
     most: int  # the most units one chunk may hold (memory bound)
     fixed: int  # 0: chunks sized by time; else every chunk holds this many (results depend on it)
     finished: bool  # set by an open-ended job (units: a budget) once its work has ended
+    # (job name, arguments) from which a cluster worker rebuilds this job (see cluster.py);
+    # None: the job runs here only
+    remote: tuple[str, dict[str, Any]] | None
 
     def prepare(self, first: int) -> None:
         """Compile or load the kernels before unit `first`; timed apart from the work."""
@@ -128,28 +131,25 @@ def run(job: Job, ctx: RunContext, key: str | None, checkpoint: Checkpoint | Non
     end = hi
     if ctx.unit_limit is not None:
         hi = min(hi, following + ctx.unit_limit)
-    compile_seconds = _prepare(job, ctx, following)
+    executor = _executor(job, ctx)
+    compile_seconds = _prepare(executor, ctx, following)
     progress = ctx.progress if following < hi else None  # no work left: nothing to show
     if progress:
         # a resumed run announces only the work left, so that its rate (and ETA) is true
         progress.start(job.label, job.weight(following, hi))
-    size, began = job.fixed or 1, time.perf_counter()
+    began = time.perf_counter()
     last_save, start, total = began, following, job.weight(following, hi)
     stopped, estimate = None, None
     try:
-        with _interruptible() as interrupted:
-            while following < hi and not job.finished:
-                if interrupted.is_set():
-                    raise KeyboardInterrupt
-                stop = min(following + size, hi)
-                t0 = time.perf_counter()
-                job.fold(job.work(following, stop))
+        with _interruptible() as interrupted, executor.partials(following, hi) as partials:
+            for stop, partial in partials:
+                job.fold(partial)
                 done, following = following, stop  # the tally and `following` move together
                 if progress:
                     progress.advance(job.weight(done, stop))
-                if not job.fixed:
-                    size = resize_chunk(size, time.perf_counter() - t0, most=job.most)
                 now = time.perf_counter()
+                if interrupted.is_set() and following < hi:
+                    raise KeyboardInterrupt
                 if ctx.time_limit is not None and now - began >= ctx.time_limit and following < hi:
                     stopped = "time limit"
                     break
@@ -183,11 +183,57 @@ def _estimate(job: Job, start: int, following: int, total: int, elapsed: float) 
     return elapsed * total / done if done > 0 and total > 0 else None
 
 
-def _prepare(job: Job, ctx: RunContext, first: int) -> float:
+def _prepare(executor: Executor, ctx: RunContext, first: int) -> float:
     began = time.perf_counter()
     with ctx.progress.compiling(ctx.kind) if ctx.progress else nullcontext():
-        job.prepare(first)
+        executor.prepare(first)
     return time.perf_counter() - began
+
+
+class Executor(Protocol):
+    """Where a job's units are worked: here (LocalExecutor) or on a cluster."""
+
+    def prepare(self, first: int) -> None:
+        """Compile or load the kernels before unit `first`."""
+
+    def partials(self, lo: int, hi: int) -> AbstractContextManager[Iterator[tuple[int, Any]]]:
+        """(stop, partial result of the units up to stop), in unit order from `lo`; leaving
+        the context early drops the work not folded yet."""
+
+
+def _executor(job: Job, ctx: RunContext) -> Executor:
+    if ctx.cluster is not None and getattr(job, "remote", None) is not None:
+        from .cluster import ClusterExecutor  # dask is an optional dependency
+
+        return ClusterExecutor(job, ctx)
+    return LocalExecutor(job)
+
+
+@dataclass
+class LocalExecutor:
+    """Units worked in this process, in chunks sized so that each takes about
+    CHUNK_SECONDS (the Ctrl-C, progress and checkpoint period)."""
+
+    job: Job
+
+    def prepare(self, first: int) -> None:
+        self.job.prepare(first)
+
+    @contextmanager
+    def partials(self, lo: int, hi: int) -> Iterator[Iterator[tuple[int, Any]]]:
+        yield self._chunks(lo, hi)
+
+    def _chunks(self, following: int, hi: int) -> Iterator[tuple[int, Any]]:
+        job = self.job
+        size = job.fixed or 1
+        while following < hi and not job.finished:
+            stop = min(following + size, hi)
+            t0 = time.perf_counter()
+            partial = job.work(following, stop)
+            if not job.fixed:
+                size = resize_chunk(size, time.perf_counter() - t0, most=job.most)
+            yield stop, partial
+            following = stop
 
 
 @contextmanager

@@ -89,6 +89,7 @@ class ExhaustiveJob:
     noun: str = "blocks"
     fixed: int = 0
     finished: bool = False
+    remote: tuple[str, dict] | None = None
     tally: Tally = field(default_factory=Tally)
 
     @property
@@ -125,18 +126,21 @@ class ExhaustiveJob:
         return min(hi * self.block, self.size) - lo * self.block if hi > lo else 0
 
 
-def run(kernels: Kernels, size: int, prune: bool, top: int, ctx: RunContext, key: str) -> Outcome:
+def job(kernels: Kernels, size: int, prune: bool, top: int) -> ExhaustiveJob:
+    """The job enumerating every rank of a space of `size` ranks."""
+    block = MIN_PRUNED_BLOCK if prune else MIN_BLOCK
+    return ExhaustiveJob(kernels, prune, top, size, block, f"enumerating ranks 0..{size:,}")
+
+
+def run(job: ExhaustiveJob, ctx: RunContext, key: str) -> Outcome:
     """Enumerate the ranks of this run's shard through the driver (resumable, limited)."""
     if ctx.threads:
         numba.set_num_threads(min(ctx.threads, numba.config.NUMBA_NUM_THREADS))
-    block = MIN_PRUNED_BLOCK if prune else MIN_BLOCK
-    units = -(-size // block)
-    lo, hi = driver.shard_units(units, ctx.shard)
-    first, last = min(lo * block, size), min(hi * block, size)
-    label = f"enumerating ranks {first:,}..{last:,}"
-    job = ExhaustiveJob(kernels, prune, top, size, block, label)
+    lo, hi = driver.shard_units(job.units, ctx.shard)
+    first, last = min(lo * job.block, job.size), min(hi * job.block, job.size)
+    job.label = f"enumerating ranks {first:,}..{last:,}"
     report = driver.run(job, ctx, key)
-    return Outcome(job.tally, first, last, report, units)
+    return Outcome(job.tally, first, last, report, job.units)
 
 
 def _chunk(kernels: Kernels, starts, ends, prune: bool, top: int) -> Tally:

@@ -56,6 +56,7 @@ class ItemJob:
     most: int = 1 << 14
     fixed: int = 0
     finished: bool = False
+    remote: tuple[str, dict[str, Any]] | None = None
     items: list[Item] = field(default_factory=list)
 
     def prepare(self, first: int) -> None:

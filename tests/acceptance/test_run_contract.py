@@ -26,6 +26,7 @@ FLAG_ARGS = {
     "--distinct": ["--distinct"],
     "--force": ["--force"],
     "--allow-python": ["--allow-python"],
+    "--scheduler": ["--scheduler", "local:1"],
 }
 COMMAND_FLAGS = {
     "build": [
@@ -37,6 +38,7 @@ COMMAND_FLAGS = {
         "--no-prune",
         "--force",
         "--allow-python",
+        "--scheduler",
     ],
     "count": [
         "--constrained",
@@ -45,20 +47,22 @@ COMMAND_FLAGS = {
         "--threads",
         "--no-prune",
         "--allow-python",
+        "--scheduler",
     ],
-    "sample": ["--rank", "-n", "--distinct"],
+    "sample": ["--rank", "-n", "--distinct", "--scheduler"],
 }
-ITEMS = {"--shard", "--resume", "--fresh", "--time-limit"}
+ITEMS = {"--shard", "--resume", "--fresh", "--time-limit", "--scheduler"}
 SEARCH_COUNT = {"--limit", "--time-limit"}
 HONOURED = {
     "n-queens.yaml": {
         "build": ITEMS | {"--threads", "--no-prune", "--force", "--allow-python"},
-        "count": {"--constrained", "--time-limit", "--threads", "--no-prune", "--allow-python"},
+        "count": {"--constrained", "--time-limit", "--threads", "--no-prune", "--allow-python"}
+        | {"--scheduler"},
         "sample": {"--rank", "-n", "--distinct"},
     },
     "witness-must-cross.yaml": {
-        "build": {"--resume", "--fresh", "--time-limit", "--threads"},
-        "count": {"--constrained", "--time-limit", "--threads"},
+        "build": {"--resume", "--fresh", "--time-limit", "--threads", "--scheduler"},
+        "count": {"--constrained", "--time-limit", "--threads", "--scheduler"},
         "sample": {"--rank", "-n", "--distinct"},
     },
     "witness-panel.yaml": {"build": set(), "count": {"--constrained"}, "sample": None},
@@ -72,7 +76,7 @@ HONOURED = {
     "sudoku-escargot.yaml": {"build": set(), "count": SEARCH_COUNT, "sample": None},
     "ppg-escape-room.yaml": {"build": ITEMS, "count": set(), "sample": None},
     "ppg-levers.epcg": {"build": set(), "count": set(), "sample": None},
-    "rooms-caves.yaml": {"build": ITEMS - {"--shard"}, "count": SEARCH_COUNT, "sample": None},
+    "rooms-caves.yaml": {"build": ITEMS - {"--shard", "--scheduler"}, "count": SEARCH_COUNT, "sample": None},
     "rooms-dungeon.epcg": {"build": set(), "count": SEARCH_COUNT, "sample": None},
     "tracery-weather.epcg": {
         "build": ITEMS | {"--force"},
@@ -120,7 +124,7 @@ def _reached_the_run(*args, **kwargs):
 def test_kinds_kind_lists_what_the_kind_honours(capsys):
     assert main(["kinds", "wfc"]) == 0
     out = capsys.readouterr().out
-    assert "build   --force --fresh --resume --shard --time-limit" in out
+    assert "build   --force --fresh --resume --scheduler --shard --time-limit" in out
     assert "count   --limit --time-limit" in out
     assert main(["kinds", "nope"]) == 2
 

@@ -17,7 +17,7 @@ class PpgDomain:
     summary = "puzzle dependency graphs of objects, states and rules, checked by simulation"
     formats = (PPG_YAML,)
     supports: ClassVar[dict[str, frozenset[str]]] = {
-        "build": frozenset({"--shard", "--resume", "--fresh", "--time-limit"}),
+        "build": frozenset({"--shard", "--resume", "--fresh", "--time-limit", "--scheduler"}),
         "count": frozenset(),
         "sample": frozenset(),
     }

@@ -79,7 +79,8 @@ class PpgProblem:
             return self._enumerate(ctx, self.spec.limit)
         return self._generate(ctx)
 
-    def _generate(self, ctx: RunContext) -> RunOutput:
+    def job(self, name: str, args: dict, ctx: RunContext) -> ItemJob:
+        """The driver's job ("puzzles": puzzle k from seed + k), here or on a worker."""
         spec = self.spec
 
         def make(k: int) -> Item:
@@ -93,6 +94,12 @@ class PpgProblem:
             return Item(record, named, line)
 
         job = ItemJob(f"ppg {spec.name}", spec.puzzles, make, noun="puzzles")
+        job.remote = (name, args)
+        return job
+
+    def _generate(self, ctx: RunContext) -> RunOutput:
+        spec = self.spec
+        job = self.job("puzzles", {}, ctx)
         key = checkpoint_key(spec.document.data, ctx.seed, ctx.shard)
         report = driver.run(job, ctx, key)
         records = [item.record for item in job.items]
@@ -113,7 +120,8 @@ class PpgProblem:
         """Run flags this spec's mode cannot honour, with the reason."""
         if command == "build" and self.spec.mode == "enumerate":
             why = "mode enumerate lists the orders of one drawn universe in a single search"
-            return dict.fromkeys(("--shard", "--resume", "--fresh", "--time-limit"), why)
+            flags = ("--shard", "--resume", "--fresh", "--time-limit", "--scheduler")
+            return dict.fromkeys(flags, why)
         return {}
 
     def _one_puzzle(self, seed: int) -> tuple[dict, dict[str, str]]:

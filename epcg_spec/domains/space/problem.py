@@ -144,6 +144,14 @@ class SpaceProblem:
                 if reason:
                     raise SpecError(spec.document.diag((*condition.path, "python"), reason))
 
+    def job(self, name: str, args: dict, ctx: RunContext) -> exhaustive.ExhaustiveJob:
+        """The driver's job `name` ("enumerate": every rank), here or on a cluster worker."""
+        prune = self.spec.prune and not ctx.options.get("no_prune", False)
+        top = max(self.spec.top, 1)
+        job = exhaustive.job(self.kernels(), self.space_size(), prune, top)
+        job.remote = (name, args)
+        return job
+
     def _key(self, ctx: RunContext, prune: bool) -> str:
         return checkpoint_key(self.spec.document.data, self.spec.params, ctx.shard, prune)
 
@@ -152,8 +160,8 @@ class SpaceProblem:
         prune = spec.prune and not ctx.options.get("no_prune", False)
         key = self._key(ctx, prune)
         try:
-            kernels = self.kernels(ctx.allow_python)
-            outcome = exhaustive.run(kernels, self.space_size(), prune, max(spec.top, 1), ctx, key)
+            self.kernels(ctx.allow_python)
+            outcome = exhaustive.run(self.job("enumerate", {}, ctx), ctx, key)
         except NumbaError:
             self._blame_user_functions()
             raise

@@ -97,7 +97,8 @@ class SudokuProblem:
         summary += ["  " + line for line in grid_text(solution, spec.box).splitlines()]
         return RunOutput(result=result, artifacts=artifacts, summary=summary)
 
-    def _generate(self, ctx: RunContext) -> RunOutput:
+    def job(self, name: str, args: dict, ctx: RunContext) -> ItemJob:
+        """The driver's job ("puzzles": puzzle k from seed + k), here or on a worker."""
         model, base, work = self._kernel_inputs()
         spec = self.spec
 
@@ -116,6 +117,12 @@ class SudokuProblem:
             return Item(record, files, line)
 
         job = ItemJob(f"sudoku {spec.name}", spec.generate.puzzles, make, noun="puzzles")
+        job.remote = (name, args)
+        return job
+
+    def _generate(self, ctx: RunContext) -> RunOutput:
+        spec = self.spec
+        job = self.job("puzzles", {}, ctx)
         key = checkpoint_key(spec.document.data, ctx.seed, ctx.shard)
         report = driver.run(job, ctx, key)
         result = self._result(ctx, [item.record for item in job.items], report.seconds)
@@ -126,7 +133,8 @@ class SudokuProblem:
         """Run flags this spec's mode cannot honour, with the reason."""
         if command == "build" and self.spec.puzzle is not None:
             why = "solving one given puzzle is a single unit of work"
-            return dict.fromkeys(("--shard", "--resume", "--fresh", "--time-limit"), why)
+            flags = ("--shard", "--resume", "--fresh", "--time-limit", "--scheduler")
+            return dict.fromkeys(flags, why)
         return {}
 
     def _one_puzzle(self, model, base, work, seed: int) -> dict:

@@ -18,7 +18,9 @@ class TraceryDomain:
     summary = "Tracery text grammars: exact counts, ranks and uniform samples of derivations"
     formats = (TRACERY_JSON,)
     supports: ClassVar[dict[str, frozenset[str]]] = {
-        "build": frozenset({"--shard", "--resume", "--fresh", "--time-limit", "--force"}),
+        "build": frozenset(
+            {"--shard", "--resume", "--fresh", "--time-limit", "--force", "--scheduler"}
+        ),
         "count": frozenset(),
         "sample": frozenset({"--rank", "-n", "--distinct"}),
     }

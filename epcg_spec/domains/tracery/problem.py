@@ -133,7 +133,9 @@ class TraceryProblem:
         )
         return RunOutput(result=result, summary=[text for _, text in picked])
 
-    def run(self, ctx: RunContext) -> RunOutput:
+    def job(self, name: str, args: dict, ctx: RunContext) -> ItemJob:
+        """The driver's job ("outputs": output i of the mode, from the seed), here or on a
+        worker."""
         spec = self.spec
         expansion = self._expansion(ctx)
         if spec.mode == "distinct":
@@ -142,6 +144,20 @@ class TraceryProblem:
         else:
             units = expansion.total if spec.mode == "all" else spec.count
             pick = self._picker(expansion, ctx.seed)
+
+        def make(i: int) -> Item:
+            rank, text = pick(i)
+            return Item({"rank": rank, "score": None, "state": text}, line=text)
+
+        job = ItemJob(f"{spec.mode} outputs of {spec.name}", units, make, noun="outputs")
+        job.remote = (name, args)
+        return job
+
+    def run(self, ctx: RunContext) -> RunOutput:
+        spec = self.spec
+        expansion = self._expansion(ctx)
+        job = self.job("outputs", {}, ctx)
+        units = job.units
         lo, hi = shard_units(units, ctx.shard)
         if spec.mode == "all" and hi - lo > spec.limit:
             raise BuildError(
@@ -149,11 +165,6 @@ class TraceryProblem:
                 f"{spec.limit:,} (generate.limit); split it with --shard or raise the limit"
             )
 
-        def make(i: int) -> Item:
-            rank, text = pick(i)
-            return Item({"rank": rank, "score": None, "state": text}, line=text)
-
-        job = ItemJob(f"{spec.mode} outputs of {spec.name}", units, make, noun="outputs")
         grammar = repr(sorted(spec.symbols.items()))
         settings = (spec.origin, spec.compat, sorted(spec.no_repeat), spec.depth, spec.limit)
         key = checkpoint_key(grammar, settings, spec.mode, units, ctx.seed, ctx.shard, ctx.options)

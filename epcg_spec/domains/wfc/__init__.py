@@ -17,7 +17,9 @@ class WfcDomain:
     summary = "tile maps and images by Wave Function Collapse (tiled and overlapping models)"
     formats = FORMATS
     supports: ClassVar[dict[str, frozenset[str]]] = {
-        "build": frozenset({"--shard", "--resume", "--fresh", "--time-limit", "--force"}),
+        "build": frozenset(
+            {"--shard", "--resume", "--fresh", "--time-limit", "--force", "--scheduler"}
+        ),
         "count": frozenset({"--limit", "--time-limit"}),
         "sample": frozenset(),
     }

@@ -99,7 +99,9 @@ class WfcProblem:
         """The largest run's wave and propagation tables (runs go one at a time)."""
         return Estimate(memory=max(float(_memory(run)) for run in self.spec.runs))
 
-    def run(self, ctx: RunContext) -> RunOutput:
+    def job(self, name: str, args: dict, ctx: RunContext) -> ItemJob:
+        """The driver's job ("outputs": output k of a run from seed + k), here or on a
+        worker."""
         plan = [(index, k) for index, run in enumerate(self.spec.runs) for k in range(run.outputs)]
         single = len(plan) == 1
 
@@ -117,6 +119,11 @@ class WfcProblem:
             return Item(record, files, line)
 
         job = ItemJob(f"wfc {self.spec.name}", len(plan), make, noun="outputs")
+        job.remote = (name, args)
+        return job
+
+    def run(self, ctx: RunContext) -> RunOutput:
+        job = self.job("outputs", {}, ctx)
         key = checkpoint_key(self.spec.document.data, ctx.seed, ctx.shard, ctx.options)
         report = driver.run(job, ctx, key)
         outputs = [item.record for item in job.items]

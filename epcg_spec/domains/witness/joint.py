@@ -22,7 +22,7 @@ from ...core.errors import BuildError, Interrupted
 from ...search import branch_bound
 from ...search.driver import checkpoint_key
 from ...spaces.bits import popcount
-from .layouts import LayoutPlan, Library, Outcome, run_layouts
+from .layouts import LayoutJob, Outcome, run_layouts
 from .lines import LineSet
 
 EVALUATOR = "from epcg_spec.domains.witness.joint import joint_extend as bb_extend"
@@ -79,10 +79,10 @@ class JointSearch:
         return int(np.flatnonzero(np.unpackbits(common.view(np.uint8), bitorder="little"))[0])
 
 
-def search_joint(plan: LayoutPlan, lines: LineSet, ctx: RunContext) -> JointSearch:
-    """Enumerate the layouts, keep the candidates, and search the best joint sets."""
-    spec, joint = plan.spec, plan.spec.joint
-    layouts = run_layouts(plan, lines, ctx, Library(joint.min_solutions, joint.max_solutions))
+def search_joint(job: LayoutJob, lines: LineSet, ctx: RunContext) -> JointSearch:
+    """Run the layout job (it keeps the candidates), then search the best joint sets."""
+    spec, joint = job.spec, job.spec.joint
+    layouts = run_layouts(job, ctx)
     if not layouts.report.complete:
         raise Interrupted(
             f"stopped ({layouts.report.stopped}) while collecting candidate panels, before "

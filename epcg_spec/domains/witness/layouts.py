@@ -264,6 +264,7 @@ class LayoutJob:
     noun: str = "blocks"
     fixed: int = 0
     finished: bool = False
+    remote: tuple[str, dict] | None = None
     tally: Tally = field(default_factory=Tally)
 
     def prepare(self, first: int) -> None:
@@ -287,17 +288,10 @@ class LayoutJob:
         return (hi - lo) * self.per_block
 
 
-def run_layouts(
-    plan: LayoutPlan,
-    lines: LineSet,
-    ctx: RunContext,
-    library: Library | None = None,
-) -> Outcome:
-    """Enumerate every layout; with `library`, also keep the ranks (and solution bits) of
-    the panels whose number of solutions lies in its range."""
+def layout_job(plan: LayoutPlan, lines: LineSet, library: Library | None = None) -> LayoutJob:
+    """The job enumerating every layout; with `library`, it also keeps the ranks (and
+    solution bits) of the panels whose number of solutions lies in its range."""
     spec = plan.spec
-    if ctx.threads:
-        numba.set_num_threads(min(ctx.threads, numba.config.NUMBA_NUM_THREADS))
     args = (
         space_kernel_args(plan.positions),
         _line_arrays(spec, lines),
@@ -308,11 +302,17 @@ def run_layouts(
     words = (lines.count + 63) // 64 if library else 0
     per_block = plan.per_block
     most = max(1, min(plan.blocks, CHUNK_ENTRIES // (per_block * (1 + words))))
-    job = LayoutJob(_module(plan), args, spec, plan.blocks, per_block, words, most, library)
+    return LayoutJob(_module(plan), args, spec, plan.blocks, per_block, words, most, library)
+
+
+def run_layouts(job: LayoutJob, ctx: RunContext) -> Outcome:
+    """Run a layout job through the driver."""
+    if ctx.threads:
+        numba.set_num_threads(min(ctx.threads, numba.config.NUMBA_NUM_THREADS))
     # the library (solution bits kept for a joint search) is not checkpointed
-    key = checkpoint_key(spec.document.data, ctx.shard) if library is None else None
+    key = checkpoint_key(job.spec.document.data, ctx.shard) if job.library is None else None
     report = driver.run(job, ctx, key)
-    return Outcome(job.tally, report, int(args[1][0].shape[0]))
+    return Outcome(job.tally, report, int(job.args[1][0].shape[0]))
 
 
 def _chunk(module, args, first: int, blocks: int, per_block: int, words: int):

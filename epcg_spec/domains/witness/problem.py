@@ -14,7 +14,15 @@ from ...core.errors import UsageError
 from ...core.result import base_result
 from ...spec.yaml_writer import dump_yaml
 from .joint import search_joint
-from .layouts import LayoutPlan, Outcome, layout_plan, run_layouts
+from .layouts import (
+    LayoutJob,
+    LayoutPlan,
+    Library,
+    Outcome,
+    layout_job,
+    layout_plan,
+    run_layouts,
+)
 from .lines import LineSet, cached_count, count_lines, enumerate_lines, line_path, line_set
 from .model import Panel, WitnessSpec
 from .render import panel_svg, panels_svg
@@ -101,9 +109,17 @@ class WitnessProblem:
             return self._layouts(ctx, lines)
         return self._joint(ctx, lines)
 
+    def job(self, name: str, args: dict, ctx: RunContext) -> LayoutJob:
+        """The driver's job ("layouts": every layout, keeping the panels whose solution
+        count lies in args["library"] if given), here or on a cluster worker."""
+        library = Library(*args["library"]) if args.get("library") else None
+        job = layout_job(self._plan, line_set(self.spec.grid), library)
+        job.remote = (name, args)
+        return job
+
     def refused(self, command: str) -> dict[str, str]:
         """Run flags this spec's mode cannot honour, with the reason."""
-        flags = ("--resume", "--fresh", "--time-limit", "--threads")
+        flags = ("--resume", "--fresh", "--time-limit", "--threads", "--scheduler")
         if self.spec.mode == "solve" and command in ("build", "count"):
             return dict.fromkeys(flags, "mode solve checks one panel in a single search")
         if self.spec.mode == "joint" and command == "build":
@@ -194,7 +210,7 @@ class WitnessProblem:
 
     def _layouts(self, ctx: RunContext, lines: LineSet, draw: bool = True) -> RunOutput:
         spec = self.spec
-        outcome = run_layouts(self._plan, lines, ctx)
+        outcome = run_layouts(self.job("layouts", {}, ctx), ctx)
         tally = outcome.tally
         result = self._layout_result(ctx, outcome)
         best, artifacts = [], {}
@@ -264,7 +280,8 @@ class WitnessProblem:
 
     def _joint(self, ctx: RunContext, lines: LineSet) -> RunOutput:
         spec, joint = self.spec, self.spec.joint
-        search = search_joint(self._plan, lines, ctx)
+        library = [joint.min_solutions, joint.max_solutions]
+        search = search_joint(self.job("layouts", {"library": library}, ctx), lines, ctx)
         found, tally = search.found, search.layouts.tally
         unpruned = comb(len(search.ranks), joint.panels)
         result = self._layout_result(ctx, search.layouts)

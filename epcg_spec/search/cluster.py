@@ -1,0 +1,258 @@
+"""The driver's units on a Dask cluster (`--scheduler local:N` or `tcp://HOST:PORT`).
+
+The client keeps the job's tally and folds partial results in unit order, as a local run
+does; workers get the spec's text and the job's name and arguments (a Recipe), rebuild the
+job once per worker thread (compiling or loading its kernels in a warm-up task, timed per
+worker) and return the partial result of each range of units they are handed. Nothing
+compiled is ever pickled. Because the partials are pure and folded in order, the result is
+the same, byte for byte, whatever the workers, their number or their failures: a task of a
+worker that dies is run again elsewhere by Dask.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.context import RunContext, SpecSource
+from ..core.errors import UsageError
+from ..core.version import __version__
+from .driver import CHUNK_SECONDS, Job, resize_chunk
+
+EXTRA = "pip install 'epcg-spec[dask]'"
+TASK_SECONDS = 4 * CHUNK_SECONDS  # Dask spends about a millisecond a task: far under 5 %
+TASKS_PER_THREAD = 2  # tasks in flight per worker thread: one running, one queued
+CONNECT_SECONDS = 10
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """What a worker rebuilds a job from: never compiled code, only data."""
+
+    source: SpecSource
+    name: str  # the job, as the problem's `job(name, args, ctx)` knows it
+    args: dict[str, Any]
+    seed: int
+    options: dict[str, Any]  # the run's options (the kind's own, and no_prune)
+    threads: int | None  # numba threads per worker task (None: the worker's default)
+    key: str = field(default="", compare=False)
+
+    @classmethod
+    def of(cls, job: Job, ctx: RunContext) -> Recipe:
+        if ctx.source is None:
+            raise RuntimeError("a cluster run needs the spec's source in its RunContext")
+        name, args = job.remote
+        parts = (ctx.source, name, args, ctx.seed, ctx.options, ctx.threads)
+        payload = json.dumps([__version__, *parts], sort_keys=True, default=repr)
+        return cls(*parts, key=hashlib.sha256(payload.encode()).hexdigest())
+
+    def context(self) -> RunContext:
+        """The run context a worker builds the job with."""
+        return RunContext(seed=self.seed, threads=self.threads, options=self.options)
+
+
+def parse_scheduler(text: str) -> tuple[str, Any]:
+    """("local", workers) for local:N, ("address", text) for tcp://HOST:PORT and the like."""
+    if text.startswith("local:"):
+        count = text.removeprefix("local:")
+        if count.isdigit() and int(count) >= 1:
+            return "local", int(count)
+    elif "://" in text and text.split("://", 1)[1]:
+        return "address", text
+    raise UsageError(
+        f"--scheduler {text!r}: write local:N (N worker processes here) or the address of a "
+        "running scheduler, e.g. tcp://10.0.0.5:8786"
+    )
+
+
+@contextmanager
+def connected(scheduler: Any, ctx: RunContext) -> Iterator[None]:
+    """Sets ctx.cluster to a client of `scheduler` (a string as --scheduler takes, or a
+    dask.distributed Client) for the duration; a local cluster is shut down afterwards."""
+    if scheduler is None:
+        yield
+        return
+    try:
+        import distributed
+    except ImportError:
+        raise UsageError(f"--scheduler needs Dask: {EXTRA}") from None
+    if isinstance(scheduler, distributed.Client):
+        ctx.cluster = scheduler
+        try:
+            _check_workers(scheduler, ctx)
+            yield
+        finally:
+            ctx.cluster = None
+        return
+    how, value = parse_scheduler(scheduler)
+    if how == "local" and ctx.threads is None:  # the cores shared among the workers
+        ctx.threads = max(1, (os.cpu_count() or 1) // value)
+    with _client(how, value) as client:
+        ctx.cluster = client
+        try:
+            _check_workers(client, ctx)
+            if ctx.progress and _has_dashboard(client):
+                ctx.progress.note(f"Dask dashboard: {client.dashboard_link}")
+            yield
+        finally:
+            ctx.cluster = None
+
+
+@contextmanager
+def _client(how: str, value: Any) -> Iterator[Any]:
+    import distributed
+
+    if how == "local":
+        cluster = distributed.LocalCluster(
+            n_workers=value,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            silence_logs=logging.ERROR,
+        )
+        with cluster, distributed.Client(cluster) as client:
+            yield client
+        return
+    try:
+        client = distributed.Client(value, timeout=f"{CONNECT_SECONDS}s")
+    except (OSError, TimeoutError) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise UsageError(
+            f"cannot reach the Dask scheduler at {value} ({reason}); start one with "
+            "`dask scheduler`, or use --scheduler local:N"
+        ) from None
+    with client:
+        yield client
+
+
+def _check_workers(client: Any, ctx: RunContext) -> None:
+    """Every worker has this version of the package; there is at least one."""
+    try:
+        client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+    except TimeoutError:
+        raise UsageError(
+            f"no workers have joined the scheduler at {client.scheduler.address}; start "
+            "some with `dask worker ADDRESS`"
+        ) from None
+    for address, answer in client.run(_worker_version, on_error="return").items():
+        if isinstance(answer, BaseException):
+            raise UsageError(
+                f"Dask worker {address} cannot run epcg-spec ({type(answer).__name__}: "
+                f"{answer}); install epcg-spec {__version__} on every worker ({EXTRA})"
+            )
+        if answer != __version__:
+            raise UsageError(
+                f"Dask worker {address} has epcg-spec {answer}, this client {__version__}: "
+                "install the same version on every worker"
+            )
+
+
+def _worker_version() -> str:
+    return __version__
+
+
+def _has_dashboard(client: Any) -> bool:
+    return "dashboard" in client.scheduler_info().get("services", {})
+
+
+class ClusterExecutor:
+    """The driver's executor on a cluster: warm-up per worker, then ranges of units."""
+
+    def __init__(self, job: Job, ctx: RunContext):
+        self.job, self.client, self.progress = job, ctx.cluster, ctx.progress
+        self.recipe = Recipe.of(job, ctx)
+
+    def prepare(self, first: int) -> None:
+        """Each worker builds the job and compiles (or loads) its kernels once."""
+        workers = list(self.client.scheduler_info()["workers"])
+        warm = [
+            self.client.submit(
+                _warm, self.recipe, first, workers=[w], allow_other_workers=False, pure=False
+            )
+            for w in workers
+        ]
+        for address, seconds in zip(workers, self.client.gather(warm), strict=True):
+            if self.progress and seconds >= 1.0:
+                self.progress.note(f"worker {address}: kernels ready in {seconds:.1f} s")
+
+    @contextmanager
+    def partials(self, lo: int, hi: int) -> Iterator[Iterator[tuple[int, Any]]]:
+        pending: dict[int, tuple[int, Any]] = {}
+        try:
+            yield self._in_order(lo, hi, pending)
+        finally:
+            self.client.cancel([future for _, future in pending.values()])
+
+    def _in_order(self, following: int, hi: int, pending: dict) -> Iterator[tuple[int, Any]]:
+        """Partials in unit order; tasks sized by the time workers report for them."""
+        from distributed import as_completed
+
+        job, client = self.job, self.client
+        threads = sum(w["nthreads"] for w in client.scheduler_info()["workers"].values())
+        slots, size = TASKS_PER_THREAD * max(threads, 1), job.fixed or 1
+        done: dict[int, tuple[int, Any]] = {}
+        arrivals = as_completed()
+        submitted = following
+        while following < hi:
+            while submitted < hi and len(pending) < slots:
+                stop = min(submitted + size, hi)
+                future = client.submit(_work, self.recipe, submitted, stop, pure=False)
+                pending[submitted] = (stop, future)
+                arrivals.add(future)
+                submitted = stop
+            future = next(arrivals)
+            start = next(k for k, (_, f) in pending.items() if f is future)
+            stop, _ = pending.pop(start)
+            partial, seconds = future.result()
+            done[start] = (stop, partial)
+            if not job.fixed:
+                size = resize_chunk(size, seconds, TASK_SECONDS, most=job.most)
+            while following in done:
+                stop, partial = done.pop(following)
+                yield stop, partial
+                following = stop
+
+
+_jobs: dict[tuple[str, int], Job] = {}  # on a worker: its jobs, per recipe and thread
+
+
+def _worker_job(recipe: Recipe, first: int) -> tuple[Job, float]:
+    """This worker thread's job for `recipe` (built and prepared on first use), and the
+    seconds its preparation took (0 when it was ready)."""
+    key = (recipe.key, threading.get_ident())
+    _threads(recipe.threads)
+    if key in _jobs:
+        return _jobs[key], 0.0
+    from ..api import compiled_source  # on the worker, not imported before it is needed
+
+    began = time.perf_counter()
+    job = compiled_source(recipe.source).job(recipe.name, recipe.args, recipe.context())
+    job.prepare(first)
+    _jobs[key] = job
+    return job, time.perf_counter() - began
+
+
+def _threads(threads: int | None) -> None:
+    if threads:
+        import numba
+
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+
+
+def _warm(recipe: Recipe, first: int) -> float:
+    return _worker_job(recipe, first)[1]
+
+
+def _work(recipe: Recipe, lo: int, hi: int) -> tuple[Any, float]:
+    job, _ = _worker_job(recipe, lo)
+    began = time.perf_counter()
+    partial = job.work(lo, hi)
+    return partial, time.perf_counter() - began

@@ -1,0 +1,223 @@
+"""Runs on a Dask LocalCluster of 2 worker processes equal local runs, byte for byte."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from distributed import Client, LocalCluster
+
+import epcg_spec
+from epcg_spec.cli.main import main
+from epcg_spec.core.errors import UsageError
+from epcg_spec.core.result import without_timings
+from epcg_spec.search import cluster
+from tests.domains.space.helpers import SPECS
+
+EVERY_KIND = [
+    ("n-queens.yaml", {"n": 8}),
+    ("witness-pieces-3x3.yaml", {}),
+    ("witness-joint-3x3.epcg", {}),
+    ("wfc-maze.yaml", {}),
+    ("sudoku-4x4.epcg", {}),
+    ("ppg-escape-room.yaml", {}),
+    ("tracery-weather.epcg", {}),
+]
+LONG = ("n-queens.yaml", {"n": 11})  # 39.9 M ranks unpruned: about a second a worker
+
+
+@pytest.fixture(scope="module")
+def client():
+    with (
+        LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            silence_logs=logging.ERROR,
+        ) as local,
+        Client(local) as connected,
+    ):
+        yield connected
+
+
+def _contents(folder: Path) -> dict[str, bytes]:
+    """Every file written but the timings (result.json) and the gallery page."""
+    return {
+        str(path.relative_to(folder)): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file() and path.name not in ("result.json", "index.html")
+    }
+
+
+def _same(a: epcg_spec.Result, b: epcg_spec.Result, a_out: Path, b_out: Path) -> None:
+    assert without_timings(a.data) == without_timings(b.data)
+    assert _contents(a_out) == _contents(b_out)
+
+
+@pytest.mark.parametrize(("name", "params"), EVERY_KIND)
+def test_a_cluster_build_equals_a_local_one(client, tmp_path, name, params):
+    spec = epcg_spec.load(SPECS / name, params=params)
+    local = spec.build(tmp_path / "local")
+    remote = spec.build(tmp_path / "cluster", scheduler=client)
+    _same(local, remote, tmp_path / "local", tmp_path / "cluster")
+    assert remote.complete and remote.count == local.count > 0
+
+
+def test_a_cluster_count_equals_a_local_one(client):
+    spec = epcg_spec.load(SPECS / "n-queens.yaml", params={"n": 9})
+    assert spec.count(constrained=True, scheduler=client).count == 352
+    spec = epcg_spec.load(SPECS / "witness-pieces-3x3.yaml")
+    local = spec.count(constrained=True)
+    assert spec.count(constrained=True, scheduler=client).count == local.count
+
+
+class _KillOnFirstResult:
+    """A progress sink that kills a worker process once the first partial is folded."""
+
+    def __init__(self, pid: int):
+        self.pid, self.killed = pid, False
+
+    def start(self, label, total):
+        pass
+
+    def advance(self, units):
+        if not self.killed:
+            os.kill(self.pid, signal.SIGKILL)
+            self.killed = True
+
+    def finish(self):
+        pass
+
+    def note(self, line):
+        pass
+
+    def compiling(self, kind):
+        from contextlib import nullcontext
+
+        return nullcontext()
+
+
+def test_a_killed_worker_costs_only_time(client, tmp_path):
+    spec = epcg_spec.load(SPECS / LONG[0], params=LONG[1])
+    local = spec.build(tmp_path / "local", no_prune=True, threads=1)
+    pid = next(iter(client.run(os.getpid).values()))
+    progress = _KillOnFirstResult(pid)
+    remote = spec.build(
+        tmp_path / "cluster", no_prune=True, threads=1, scheduler=client, progress=progress
+    )
+    assert progress.killed
+    _same(local, remote, tmp_path / "local", tmp_path / "cluster")
+    assert remote.count == 2680
+    client.wait_for_workers(2, timeout=60)  # the nanny starts a new one
+
+
+def test_a_stopped_cluster_run_resumes_here(client, tmp_path):
+    spec = epcg_spec.load(SPECS / LONG[0], params=LONG[1])
+    out = tmp_path / "out"
+    first = spec.build(out, no_prune=True, threads=1, time_limit=0.2, scheduler=client)
+    assert first.stopped == "time limit"
+    assert (out / ".checkpoint.json").exists()
+    resumed = spec.build(out, no_prune=True, threads=1, resume=True)
+    whole = spec.build(tmp_path / "whole", no_prune=True, threads=1)
+    _same(whole, resumed, tmp_path / "whole", out)
+    assert resumed.data["evaluated"] == 39_916_800
+
+
+def test_the_command_line_starts_a_local_cluster(tmp_path, capsys):
+    spec = str(SPECS / "n-queens.yaml")
+    argv = ["build", spec, "--param", "n=7", "--scheduler", "local:1", "--json"]
+    assert main([*argv, "--out", str(tmp_path / "c")]) == 0
+    assert main(["build", spec, "--param", "n=7", "--json", "--out", str(tmp_path / "l")]) == 0
+    remote, local = (tmp_path / "c" / "result.json"), (tmp_path / "l" / "result.json")
+    assert without_timings(_json(remote)) == without_timings(_json(local))
+
+
+def _json(path: Path):
+    import json
+
+    return json.loads(path.read_text())
+
+
+@pytest.mark.parametrize("value", ["local:0", "local:x", "8786", "tcp://"])
+def test_a_bad_scheduler_is_one_line_exit_2(value, tmp_path, capsys):
+    out = tmp_path / "out"
+    argv = ["build", str(SPECS / "n-queens.yaml"), "--scheduler", value, "--out", str(out)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "local:N" in err[0], err
+    assert not out.exists()
+
+
+def test_an_unreachable_scheduler_is_one_line(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 1)
+    out = tmp_path / "out"
+    argv = ["build", str(SPECS / "n-queens.yaml"), "--out", str(out)]
+    assert main([*argv, "--scheduler", "tcp://127.0.0.1:9"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err[0]
+    assert not out.exists()
+
+
+def test_without_dask_the_extra_is_named(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    spec = epcg_spec.load(SPECS / "n-queens.yaml", params={"n": 6})
+    with pytest.raises(UsageError, match=r"pip install 'epcg-spec\[dask\]'"):
+        spec.build(tmp_path / "out", scheduler="local:1")
+    assert not (tmp_path / "out").exists()
+
+
+def test_python_functions_are_not_sent_to_workers(tmp_path):
+    spec = epcg_spec.load(SPECS / "n-queens.yaml", params={"n": 6})
+    with pytest.raises(UsageError, match="--allow-python cannot go with --scheduler"):
+        spec.build(tmp_path / "out", scheduler="local:1", allow_python=True)
+
+
+WORKER_WITHOUT_THE_PACKAGE = textwrap.dedent(
+    """
+    import sys
+
+    class NoEpcg:
+        def find_spec(self, name, path=None, target=None):
+            if name.split(".")[0] == "epcg_spec":
+                raise ModuleNotFoundError(f"No module named {name!r}")
+
+    sys.meta_path.insert(0, NoEpcg())
+    from distributed.cli.dask_worker import main
+
+    sys.argv = ["dask worker", sys.argv[1], "--no-nanny", "--nthreads", "1"]
+    main()
+    """
+)
+
+
+def test_a_worker_without_the_package_is_named(tmp_path):
+    with (
+        LocalCluster(n_workers=0, processes=True, dashboard_address=":0") as empty,
+        Client(empty) as bare,
+    ):
+        address = empty.scheduler_address
+        worker = subprocess.Popen(
+            [sys.executable, "-c", WORKER_WITHOUT_THE_PACKAGE, address],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            bare.wait_for_workers(1, timeout=60)
+            spec = epcg_spec.load(SPECS / "n-queens.yaml", params={"n": 6})
+            with pytest.raises(UsageError, match="cannot run epcg-spec") as caught:
+                spec.build(tmp_path / "out", scheduler=bare)
+            assert "install epcg-spec" in str(caught.value)
+            assert len(str(caught.value).splitlines()) == 1
+            assert not (tmp_path / "out").exists()
+        finally:
+            worker.kill()
+            worker.wait()
+
+
