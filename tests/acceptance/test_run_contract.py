@@ -76,7 +76,11 @@ HONOURED = {
     "sudoku-escargot.yaml": {"build": set(), "count": SEARCH_COUNT, "sample": None},
     "ppg-escape-room.yaml": {"build": ITEMS, "count": set(), "sample": None},
     "ppg-levers.epcg": {"build": set(), "count": set(), "sample": None},
-    "rooms-caves.yaml": {"build": ITEMS - {"--shard", "--scheduler"}, "count": SEARCH_COUNT, "sample": None},
+    "rooms-caves.yaml": {
+        "build": ITEMS - {"--shard", "--scheduler"},
+        "count": SEARCH_COUNT,
+        "sample": None,
+    },
     "rooms-dungeon.epcg": {"build": set(), "count": SEARCH_COUNT, "sample": None},
     "tracery-weather.epcg": {
         "build": ITEMS | {"--force"},

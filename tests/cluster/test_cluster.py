@@ -219,5 +219,3 @@ def test_a_worker_without_the_package_is_named(tmp_path):
         finally:
             worker.kill()
             worker.wait()
-
-

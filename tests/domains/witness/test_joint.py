@@ -11,8 +11,7 @@ import pytest
 from epcg_spec.cli.main import main
 from epcg_spec.core.context import RunContext
 from epcg_spec.domains.witness import layouts
-from epcg_spec.domains.witness.layouts import Library, run_layouts
-from epcg_spec.domains.witness.lines import line_set
+from epcg_spec.domains.witness.layouts import run_layouts
 from epcg_spec.domains.witness.problem import WitnessProblem
 from epcg_spec.spec.load import load_spec
 
@@ -21,9 +20,8 @@ SPECS = Path(__file__).parents[3] / "specs"
 
 def solution_sets(spec) -> dict[int, frozenset]:
     """{rank: the set of lines that solve it} of every solvable layout."""
-    outcome = run_layouts(
-        WitnessProblem(spec)._plan, line_set(spec.grid), RunContext(), Library(1, None)
-    )
+    job = WitnessProblem(spec).job("layouts", {"library": [1, None]}, RunContext())
+    outcome = run_layouts(job, RunContext())
     ranks = np.concatenate(outcome.tally.library).tolist()
     bits = np.concatenate(outcome.tally.library_bits)
     return {

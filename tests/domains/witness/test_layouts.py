@@ -7,7 +7,7 @@ import numpy as np
 
 from epcg_spec.cli.main import main
 from epcg_spec.core.context import RunContext
-from epcg_spec.domains.witness.layouts import Library, layout_plan, run_layouts
+from epcg_spec.domains.witness.layouts import Library, layout_job, layout_plan, run_layouts
 from epcg_spec.domains.witness.lines import line_path, line_set
 from epcg_spec.domains.witness.model import COLOUR_NAMES
 from epcg_spec.spec.load import load_spec
@@ -52,7 +52,7 @@ def engine_solutions(spec) -> tuple[dict, object]:
     """{rank: sorted solution paths} of every solvable layout, and the tally."""
     lines = line_set(spec.grid)
     plan = layout_plan(spec)
-    outcome = run_layouts(plan, lines, RunContext(), Library(1, None))
+    outcome = run_layouts(layout_job(plan, lines, Library(1, None)), RunContext())
     ranks = np.concatenate(outcome.tally.library)
     bits = np.concatenate(outcome.tally.library_bits)
     found = {}
