@@ -23,7 +23,6 @@ from tests.domains.space.helpers import SPECS
 EVERY_KIND = [
     ("n-queens.yaml", {"n": 8}),
     ("witness-pieces-3x3.yaml", {}),
-    ("witness-joint-3x3.epcg", {}),
     ("wfc-maze.yaml", {}),
     ("sudoku-4x4.epcg", {}),
     ("ppg-escape-room.yaml", {}),
@@ -68,6 +67,18 @@ def test_a_cluster_build_equals_a_local_one(client, tmp_path, name, params):
     remote = spec.build(tmp_path / "cluster", scheduler=client)
     _same(local, remote, tmp_path / "local", tmp_path / "cluster")
     assert remote.complete and remote.count == local.count > 0
+
+
+def test_a_joint_search_collects_its_candidates_on_the_cluster(client, tmp_path):
+    """The layouts run on the workers; branch and bound (its bound flows from chunk to
+    chunk) runs on the client."""
+    text = (SPECS / "witness-joint-3x3.epcg").read_text()
+    text = text.replace("count: 3}]", "count: 2}]").replace("panels: 3", "panels: 2")
+    spec = epcg_spec.loads(text, format="dsl")
+    local = spec.build(tmp_path / "local")
+    remote = spec.build(tmp_path / "cluster", scheduler=client)
+    _same(local, remote, tmp_path / "local", tmp_path / "cluster")
+    assert remote.data["evaluated"] == 62_790 and remote.count == 1  # nodes, as here
 
 
 def test_a_cluster_count_equals_a_local_one(client):
