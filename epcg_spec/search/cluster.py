@@ -15,15 +15,18 @@ import hashlib
 import json
 import logging
 import os
+import secrets
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..core.context import RunContext, SpecSource
 from ..core.errors import UsageError
+from ..core.files import atomic_write
 from ..core.version import __version__
 from .driver import CHUNK_SECONDS, Job, resize_chunk
 
@@ -159,6 +162,31 @@ def _worker_version() -> str:
     return __version__
 
 
+def shared_folder(client: Any, folder: Path, option: str) -> None:
+    """Every worker sees `folder` (a token written here is read back by each of them)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    token = secrets.token_hex(16)
+    path = folder / f".cluster-{token}"
+    atomic_write(path, token)
+    try:
+        seen = client.run(_read_token, str(path), on_error="return")
+    finally:
+        path.unlink(missing_ok=True)
+    for address, answer in seen.items():
+        if answer != token:
+            raise UsageError(
+                f"Dask worker {address} cannot see {folder}; give {option} a folder every "
+                "worker sees at the same path (a shared file system)"
+            )
+
+
+def _read_token(path: str) -> str | None:
+    try:
+        return Path(path).read_text()
+    except OSError:
+        return None
+
+
 def _has_dashboard(client: Any) -> bool:
     return "dashboard" in client.scheduler_info().get("services", {})
 
@@ -221,22 +249,24 @@ class ClusterExecutor:
                 following = stop
 
 
-_jobs: dict[tuple[str, int], Job] = {}  # on a worker: its jobs, per recipe and thread
+_jobs: dict[int, tuple[str, Job]] = {}  # on a worker: each thread's latest job, by recipe
 
 
 def _worker_job(recipe: Recipe, first: int) -> tuple[Job, float]:
-    """This worker thread's job for `recipe` (built and prepared on first use), and the
-    seconds its preparation took (0 when it was ready)."""
-    key = (recipe.key, threading.get_ident())
+    """This worker thread's job for `recipe` (built and prepared on first use, replacing
+    the thread's job of another recipe), and the seconds its preparation took."""
+    thread = threading.get_ident()
     _threads(recipe.threads)
-    if key in _jobs:
-        return _jobs[key], 0.0
+    held = _jobs.get(thread)
+    if held is not None and held[0] == recipe.key:
+        return held[1], 0.0
+    _jobs.pop(thread, None)  # one job a thread: a long run's passes do not pile up
     from ..api import compiled_source  # on the worker, not imported before it is needed
 
     began = time.perf_counter()
     job = compiled_source(recipe.source).job(recipe.name, recipe.args, recipe.context())
     job.prepare(first)
-    _jobs[key] = job
+    _jobs[thread] = (recipe.key, job)
     return job, time.perf_counter() - began
 
 

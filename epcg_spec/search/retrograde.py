@@ -260,62 +260,75 @@ class Retrograde:
         """Solvable bits of layer m (and its unique states under `rules`) by a full scan,
         into work files named after the job, published once both passes are done."""
         size = report.size
-        below = self.solvable_bits(m - 1)
-        below_unique = [self._unique_bits(r, m - 1) if r in rules else EMPTY for r in RULES]
-        code = sum(self._rule_code(r) for r in rules) or self.module.SOLVABLE_ONLY
-        free_last = m == self.space.goal + 1
-        starts = np.arange(0, size, SCAN_BLOCK, dtype=np.int64)
-        ends = np.minimum(starts + SCAN_BLOCK, size)
-        job = f"scan-{m}-{code}"
-        paths = {key: self._path(f"{job}-{key}.bits") for key in ("solvable", *rules)}
-        state = self._record(job)
+        scan = self._scan_work(m, rules)
+        files, paths = scan.files, scan.paths
+        state = self._record(scan.name)
         if state is None or not all(_holds_bits(path, size) for path in paths.values()):
             state = {"pass": 1, "next": 0, "tally": [0]}
-        files = {key: self._bits_file(path, size) for key, path in paths.items()}
-        out = tuple(np.asarray(files[k]) if k in files else EMPTY for k in ("solvable", *RULES))
         clock = _Clock(state.get("seconds", 0.0), state.get("cpu_seconds", 0.0))
-        tables = self.space.tables
-        mod = self.module
-
-        def judge(lo: int, hi: int) -> tuple[int, list]:
-            tally = np.zeros((hi - lo, 3), np.int64)
-            mod.scan_blocks(
-                m, starts[lo:hi], ends[lo:hi], below, *below_unique, code, free_last, tables,
-                out, tally,
-            )  # fmt: skip
-            return int(tally[:, 0].sum()), []
-
-        def fill(lo: int, hi: int) -> tuple[int, list]:
-            tally = np.zeros((hi - lo, 3), np.int64)
-            mod.fill_blocks(m, starts[lo:hi], ends[lo:hi], tables, out, tally)
-            return int(tally[:, 0].sum()), []
 
         def save(pass_no: int, done: dict) -> None:
             for array in files.values():
                 array.flush()
             record = {"pass": pass_no, "next": done["block"], "tally": [done["count"]]}
-            self._write_record(job, record | clock.spent())
+            self._write_record(scan.name, record | clock.spent())
 
-        for pass_no, label, work in ((1, "judging", judge), (2, "filling in", fill)):
+        for pass_no, label, name in ((1, "judging", "judge"), (2, "filling in", "fill")):
             if state["pass"] == pass_no:
                 count = self._chunks(
                     f"layer {m}: {label} {size:,} boards",
-                    (starts, ends),
+                    (scan.starts, scan.ends),
                     state["next"],
                     state["tally"][0],
-                    work,
+                    getattr(scan, name),
                     lambda done, p=pass_no: save(p, done),
+                    (name, {"m": m, "rules": list(rules)}),
                 )
                 state.update({"pass": pass_no + 1, "next": 0, "tally": [count]})
                 save(pass_no + 1, {"block": 0, "count": count})
         for rule in rules:
-            self._save_unique(rule, m, _set_ranks(out[1 + RULES.index(rule)]), clock.spent())
+            self._save_unique(rule, m, _set_ranks(scan.out[1 + RULES.index(rule)]), clock.spent())
         self._save_solvable(m, paths.pop("solvable"), state["tally"][0], clock.spent())
-        self._path(job + ".json").unlink()
+        self._path(scan.name + ".json").unlink()
         for path in paths.values():
             path.unlink()
         clock.charge(report)
         report.evaluated += size
+
+    def _scan_work(self, m: int, rules: tuple[str, ...]) -> _ScanWork:
+        """The two passes of a scan of layer m over its work files (here, or on a cluster
+        worker that sees the same store)."""
+        size = self.space.layer_size(m)
+        code = sum(self._rule_code(r) for r in rules) or self.module.SOLVABLE_ONLY
+        name = f"scan-{m}-{code}"
+        paths = {key: self._path(f"{name}-{key}.bits") for key in ("solvable", *rules)}
+        files = {key: self._bits_file(path, size) for key, path in paths.items()}
+        below_unique = [self._unique_bits(r, m - 1) if r in rules else EMPTY for r in RULES]
+        return _ScanWork(
+            self.module,
+            m,
+            name,
+            np.arange(0, size, SCAN_BLOCK, dtype=np.int64),
+            np.minimum(np.arange(0, size, SCAN_BLOCK, dtype=np.int64) + SCAN_BLOCK, size),
+            self.solvable_bits(m - 1),
+            below_unique,
+            code,
+            m == self.space.goal + 1,
+            self.space.tables,
+            paths,
+            files,
+            tuple(np.asarray(files[k]) if k in files else EMPTY for k in ("solvable", *RULES)),
+        )
+
+    def job(self, name: str, args: dict) -> _BlocksJob:
+        """A pass's job as a cluster worker rebuilds it: its blocks, and each task's bits
+        flushed to the shared store before the task returns."""
+        if name == "predecessors":
+            starts, ends, do = self._predecessor_work(args["rule"], args["m"])
+        else:
+            scan = self._scan_work(args["m"], tuple(args["rules"]))
+            starts, ends, do = scan.starts, scan.ends, scan.flushed(getattr(scan, name))
+        return _BlocksJob(name, starts, ends, do, remote=(name, args))
 
     def _bits_file(self, path: Path, size: int) -> np.memmap:
         """A work file of `size` bits: kept as it is if it has the right size, else zeros."""
@@ -333,12 +346,8 @@ class Retrograde:
 
     def _predecessors(self, rule: str, m: int, report: LayerReport) -> None:
         """Layer m's unique states under `rule`, among predecessors of layer m - 1's."""
-        unique_below = np.asarray(self.store.read_array(f"unique-{rule}-{m - 1}.npy"))
-        below = self.solvable_bits(m - 1)
-        free_last = m == self.space.goal + 1
-        n = len(unique_below)
-        starts = np.arange(0, n, PREDECESSOR_BLOCK, dtype=np.int64)
-        ends = np.minimum(starts + PREDECESSOR_BLOCK, n)
+        starts, ends, work = self._predecessor_work(rule, m)
+        n = int(ends[-1]) if len(ends) else 0
         job = f"predecessors-{rule}-{m}"
         part = self._path(f"unique-{rule}-{m}.part")
         state = self._record(job)
@@ -349,18 +358,6 @@ class Retrograde:
         with open(part, "r+b") as handle:
             handle.truncate(state["found"] * 8)
         clock = _Clock(state.get("seconds", 0.0), state.get("cpu_seconds", 0.0))
-        mod = self.module
-        code = self._rule_code(rule)
-        capacity = PREDECESSOR_BLOCK * int(mod.MAX_PREDECESSORS)
-
-        def work(lo: int, hi: int) -> tuple[int, list]:
-            out = np.empty((hi - lo, capacity), np.int64)
-            found = np.zeros(hi - lo, np.int64)
-            mod.predecessor_blocks(
-                m, unique_below, starts[lo:hi], ends[lo:hi], below, code, free_last,
-                self.space.tables, out, found,
-            )  # fmt: skip
-            return int(found.sum()), [out[b, : found[b]].copy() for b in range(hi - lo)]
 
         def save(done: dict) -> None:
             """Append the ranks found since the last save; the record says how many count
@@ -379,6 +376,7 @@ class Retrograde:
             state["found"],
             work,
             save,
+            ("predecessors", {"rule": rule, "m": m}),
         )
         self._save_unique(rule, m, np.sort(np.fromfile(part, np.int64)), clock.spent())
         part.unlink()
@@ -386,7 +384,31 @@ class Retrograde:
         clock.charge(report)
         report.evaluated += n
 
-    def _chunks(self, label: str, blocks, first: int, count: int, work, save) -> int:
+    def _predecessor_work(self, rule: str, m: int):
+        """The blocks of layer m - 1's unique states under `rule`, and work(lo, hi) giving
+        how many unique states of layer m blocks lo..hi - 1 found, and their ranks."""
+        unique_below = np.asarray(self.store.read_array(f"unique-{rule}-{m - 1}.npy"))
+        below = self.solvable_bits(m - 1)
+        free_last = m == self.space.goal + 1
+        n = len(unique_below)
+        starts = np.arange(0, n, PREDECESSOR_BLOCK, dtype=np.int64)
+        ends = np.minimum(starts + PREDECESSOR_BLOCK, n)
+        mod = self.module
+        code = self._rule_code(rule)
+        capacity = PREDECESSOR_BLOCK * int(mod.MAX_PREDECESSORS)
+
+        def work(lo: int, hi: int) -> tuple[int, list]:
+            out = np.empty((hi - lo, capacity), np.int64)
+            found = np.zeros(hi - lo, np.int64)
+            mod.predecessor_blocks(
+                m, unique_below, starts[lo:hi], ends[lo:hi], below, code, free_last,
+                self.space.tables, out, found,
+            )  # fmt: skip
+            return int(found.sum()), [out[b, : found[b]].copy() for b in range(hi - lo)]
+
+        return starts, ends, work
+
+    def _chunks(self, label: str, blocks, first: int, count: int, work, save, remote: tuple) -> int:
         """Run work(lo, hi) -> (count, results) over the blocks from `first` on, through the
         driver, adding up the counts; save(done) keeps `done` in the store: the next block,
         the count so far and the results not saved yet, which change together in one call,
@@ -395,7 +417,7 @@ class Retrograde:
         if 0 < first < len(starts):
             share = 1 - int(ends[-1] - starts[first]) / int(ends[-1] - starts[0])
             label += f" (going on from {share:.1%})"
-        job = _BlocksJob(label, starts, ends, work)
+        job = _BlocksJob(label, starts, ends, work, remote=remote)
         before = numba.get_parallel_chunksize()
         numba.set_parallel_chunksize(1)  # hand blocks out one by one: their costs differ
         try:
@@ -425,6 +447,7 @@ class _BlocksJob:
     noun: str = "blocks"
     fixed: int = 0
     finished: bool = False
+    remote: tuple[str, dict] | None = None
 
     @property
     def units(self) -> int:
@@ -453,6 +476,53 @@ class _BlocksJob:
 
     def weight(self, lo: int, hi: int) -> int:
         return int(self.ends[hi - 1] - self.starts[lo]) if hi > lo else 0
+
+
+@dataclass
+class _ScanWork:
+    """One scan of a layer: its blocks, its work files, and its two passes."""
+
+    module: ModuleType
+    m: int
+    name: str  # of the job, and of its work files and checkpoint record
+    starts: np.ndarray
+    ends: np.ndarray
+    below: np.ndarray  # layer m - 1's solvable bits
+    below_unique: list[np.ndarray]
+    code: int
+    free_last: bool
+    tables: tuple
+    paths: dict[str, Path]
+    files: dict[str, np.memmap]
+    out: tuple[np.ndarray, ...]
+
+    def judge(self, lo: int, hi: int) -> tuple[int, list]:
+        """Pass 1: the bits of the canonical boards of blocks lo..hi - 1."""
+        tally = np.zeros((hi - lo, 3), np.int64)
+        self.module.scan_blocks(
+            self.m, self.starts[lo:hi], self.ends[lo:hi], self.below, *self.below_unique,
+            self.code, self.free_last, self.tables, self.out, tally,
+        )  # fmt: skip
+        return int(tally[:, 0].sum()), []
+
+    def fill(self, lo: int, hi: int) -> tuple[int, list]:
+        """Pass 2: every other board's bits, from its canonical board's."""
+        tally = np.zeros((hi - lo, 3), np.int64)
+        self.module.fill_blocks(
+            self.m, self.starts[lo:hi], self.ends[lo:hi], self.tables, self.out, tally
+        )
+        return int(tally[:, 0].sum()), []
+
+    def flushed(self, work: Callable[[int, int], tuple[int, list]]):
+        """`work`, with the work files flushed before it returns (for another process)."""
+
+        def run(lo: int, hi: int) -> tuple[int, list]:
+            result = work(lo, hi)
+            for array in self.files.values():
+                array.flush()
+            return result
+
+        return run
 
 
 @dataclass

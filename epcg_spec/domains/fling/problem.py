@@ -16,6 +16,7 @@ from ...core.cache import cache_dir
 from ...core.context import RunContext, RunOutput
 from ...core.errors import UsageError
 from ...core.result import base_result
+from ...search.cluster import shared_folder
 from ...search.retrograde import LayeredSpace, LayerReport, Plan, Retrograde
 from . import kernels
 from .expert import judge
@@ -145,7 +146,14 @@ class FlingAnalysis(_FlingProblem):
 
     def _layers(self, ctx: RunContext) -> tuple[Retrograde, list[LayerReport]]:
         retro = Retrograde(self.space, store_root(ctx), ctx)
+        if ctx.cluster is not None:
+            shared_folder(ctx.cluster, retro.folder, "--layers-dir")
         return retro, retro.run(self.plan)
+
+    def job(self, name: str, args: dict, ctx: RunContext):
+        """A layer pass's job ("judge", "fill", "predecessors"), as a cluster worker
+        rebuilds it over the same layers store."""
+        return Retrograde(self.space, store_root(ctx), ctx).job(name, args)
 
     def run(self, ctx: RunContext) -> RunOutput:
         began = time.perf_counter()
@@ -275,9 +283,10 @@ class FlingPuzzle(_FlingProblem):
 
     def refused(self, command: str) -> dict[str, str]:
         """Run flags one given board cannot honour, with the reason."""
+        once = "one given board is solved at once"
         if command == "build":
-            return {"--force": "one given board is solved at once: there is no estimate"}
-        return {}
+            return {"--force": f"{once}: there is no estimate", "--scheduler": once}
+        return {"--scheduler": once}
 
     def space_size(self) -> int:
         return comb(self.spec.cells, len(self.spec.puzzle))
