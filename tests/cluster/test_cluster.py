@@ -81,6 +81,24 @@ def test_a_joint_search_collects_its_candidates_on_the_cluster(client, tmp_path)
     assert remote.data["evaluated"] == 62_790 and remote.count == 1  # nodes, as here
 
 
+def test_fling_layers_computed_on_the_cluster_are_the_same_bytes(client, tmp_path):
+    local_store, cluster_store = tmp_path / "layers-here", tmp_path / "layers-there"
+    local = epcg_spec.load(
+        SPECS / "fling.yaml", params={"pieces": 4}, options={"layers_dir": str(local_store)}
+    ).build(tmp_path / "local")
+    spec = epcg_spec.load(
+        SPECS / "fling.yaml", params={"pieces": 4}, options={"layers_dir": str(cluster_store)}
+    )
+    remote = spec.build(tmp_path / "cluster", scheduler=client)
+    _same(local, remote, tmp_path / "local", tmp_path / "cluster")
+    layers = sorted(p.relative_to(local_store) for p in local_store.rglob("*.bits"))
+    layers += sorted(p.relative_to(local_store) for p in local_store.rglob("*.npy"))
+    assert len(layers) == 11  # solvable 1..3, unique 1..4 under both rules
+    for layer in layers:
+        assert (local_store / layer).read_bytes() == (cluster_store / layer).read_bytes()
+    assert [r["unique"]["moves"] for r in remote.data["layers"]] == [56, 267, 2110, 15724]
+
+
 def test_a_cluster_count_equals_a_local_one(client):
     spec = epcg_spec.load(SPECS / "n-queens.yaml", params={"n": 9})
     assert spec.count(constrained=True, scheduler=client).count == 352
@@ -226,6 +244,46 @@ def test_a_worker_without_the_package_is_named(tmp_path):
                 spec.build(tmp_path / "out", scheduler=bare)
             assert "install epcg-spec" in str(caught.value)
             assert len(str(caught.value).splitlines()) == 1
+            assert not (tmp_path / "out").exists()
+        finally:
+            worker.kill()
+            worker.wait()
+
+
+HIDDEN_STORE_WORKER = (
+    "mount -t tmpfs none {hidden} && exec {python} -m distributed.cli.dask_worker {address} "
+    "--no-nanny --nthreads 1"
+)
+
+
+def test_a_store_a_worker_cannot_see_is_one_line(tmp_path):
+    """The worker runs in a mount namespace where the store's folder is an empty tmpfs."""
+    probe = subprocess.run(
+        ["unshare", "-m", "--propagation", "private", "true"], capture_output=True
+    )
+    if probe.returncode != 0:
+        pytest.skip("unshare -m is not permitted here: no way to hide a folder from a worker")
+    hidden = tmp_path / "shared"
+    hidden.mkdir()
+    with (
+        LocalCluster(n_workers=0, processes=True, dashboard_address=":0") as empty,
+        Client(empty) as bare,
+    ):
+        command = HIDDEN_STORE_WORKER.format(
+            hidden=hidden, python=sys.executable, address=empty.scheduler_address
+        )
+        worker = subprocess.Popen(
+            ["unshare", "-m", "--propagation", "private", "sh", "-c", command],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            bare.wait_for_workers(1, timeout=60)
+            options = {"layers_dir": str(hidden / "layers")}
+            spec = epcg_spec.load(SPECS / "fling.yaml", params={"pieces": 3}, options=options)
+            with pytest.raises(UsageError, match="cannot see") as caught:
+                spec.build(tmp_path / "out", scheduler=bare)
+            assert "--layers-dir" in str(caught.value)
             assert not (tmp_path / "out").exists()
         finally:
             worker.kill()

@@ -53,9 +53,10 @@ def layered_space(width: int, height: int) -> LayeredSpace:
 
 
 def store_root(ctx: RunContext) -> Path:
-    """Where layers are kept: --layers-dir, else the cache."""
+    """Where layers are kept: --layers-dir (made absolute here, so that cluster workers
+    started elsewhere find the same folder), else the cache."""
     given = ctx.options.get("layers_dir")
-    return Path(given) if given else cache_dir() / "retrograde"
+    return Path(given).resolve() if given else cache_dir() / "retrograde"
 
 
 class _FlingProblem:
