@@ -26,6 +26,12 @@ reached (limit 2 decides uniqueness).
 values, then undoes it and goes on: every complete assignment once, for listing a small
 design space (PPG's valid relations).
 
+A domain may add a constraint the propagators cannot state as a `check`: a function of the
+propagated State that returns False only when no completion of the current domains can meet
+the constraint (and, on a complete state, exactly when it is broken). The search calls it
+every `check_every` decisions and at every solution; False counts as a contradiction and
+undoes to the last guess, like one found by propagation (WFC's acyclic and distance rules).
+
 Determinism: an attempt's random stream is a function of (seed, attempt) only.
 """
 
@@ -173,8 +179,11 @@ class Search:
         rules: int = ALL_RULES,
         max_backtracks: int = -1,
         count_limit: int = 0,
+        check: Callable[[State], bool] | None = None,
+        check_every: int = 1,
     ):
         self.model = model
+        self.check, self.check_every = check, check_every
         self.heuristic = HEURISTICS[heuristic]
         self.rules = rules
         self.max_backtracks = max_backtracks
@@ -186,17 +195,49 @@ class Search:
     def run(self, budget: int | None = None) -> int:
         """Run at most `budget` decisions (None: to the end); return the status."""
         limit = -1 if budget is None else budget
-        self.status = search(
+        if self.check is None:
+            self.status = self._search(self.count_limit, limit)
+        else:
+            self.status = self._checked(limit)
+        return self.status
+
+    def _search(self, count_limit: int, budget: int) -> int:
+        return search(
             self.model,
             self.state,
             self.heuristic,
             self.rules,
             self.max_backtracks,
-            self.count_limit,
-            limit,
+            count_limit,
+            budget,
             connectivity_interval(self.model),
         )
-        return self.status
+
+    def _checked(self, budget: int) -> int:
+        """`run` with the domain's check every `check_every` decisions and at every
+        solution; a failed check is undone like a contradiction."""
+        ctr, counting = self.state.ctr, self.count_limit > 0
+        while True:
+            step = self.check_every if budget < 0 else min(self.check_every, budget)
+            before = ctr[STEPS]
+            status = self._search(ctr[SOLUTIONS] + 1 if counting else 0, step)
+            if budget >= 0:
+                budget -= ctr[STEPS] - before
+            if status not in (PAUSED, SOLVED, LIMIT):
+                return status
+            if self.check(self.state):
+                if status == PAUSED and budget != 0:
+                    continue
+                if status != LIMIT or ctr[SOLUTIONS] >= self.count_limit:
+                    return status
+            else:
+                ctr[CONTRADICTIONS] += 1
+                if status == LIMIT:
+                    ctr[SOLUTIONS] -= 1
+            if not _backtrack(self.model, self.state, -1 if counting else self.max_backtracks):
+                if counting:
+                    return EXHAUSTED
+                return INFEASIBLE if ctr[DEPTH] == 0 else FAILED
 
     def step(self) -> int:
         """Exactly one decision (or the end of the run)."""
@@ -237,11 +278,18 @@ class Search:
         return buffer.getvalue()
 
     @classmethod
-    def restore(cls, model: Model, blob: bytes) -> Search:
-        """A run continuing exactly where `snapshot` left it."""
+    def restore(
+        cls,
+        model: Model,
+        blob: bytes,
+        check: Callable[[State], bool] | None = None,
+        check_every: int = 1,
+    ) -> Search:
+        """A run continuing exactly where `snapshot` left it (give the same check, if any)."""
         arrays = np.load(io.BytesIO(blob))
         run = cls.__new__(cls)
         run.model = model
+        run.check, run.check_every = check, check_every
         heuristic, rules, max_backtracks, count_limit, status = (int(x) for x in arrays["settings"])
         run.heuristic, run.rules = heuristic, rules
         run.max_backtracks, run.count_limit, run.status = max_backtracks, count_limit, status
@@ -281,6 +329,7 @@ def solve(
     policy: Policy,
     base: State | None = None,
     on_chunk: Callable[[Search], None] | None = None,
+    check: Callable[[State], bool] | None = None,
 ) -> Outcome:
     """Attempts until one succeeds, the problem is proved infeasible, or the cap is reached."""
     began = time.perf_counter()
@@ -290,7 +339,9 @@ def solve(
     outcome = Outcome("failed", None, 0)
     for attempt in range(policy.attempts):
         seed_k = attempt_seed(seed, attempt)
-        run = Search(model, base, seed_k, policy.heuristic, policy.rules, policy.max_backtracks)
+        run = Search(
+            model, base, seed_k, policy.heuristic, policy.rules, policy.max_backtracks, 0, check
+        )
         while run.run(_budget(run, policy.decision_limit)) == PAUSED:
             if _budget(run, policy.decision_limit) == 0:
                 break
@@ -347,7 +398,8 @@ class SearchJob:
 
     def restore(self, state: dict) -> None:
         blob = base64.b64decode(state["search"])
-        self.search = Search.restore(self.search.model, blob)
+        old = self.search
+        self.search = Search.restore(old.model, blob, old.check, old.check_every)
         self.finished = self.search.done
 
     def weight(self, lo: int, hi: int) -> int:
@@ -373,13 +425,14 @@ def run_count(
     rules: int = ALL_RULES,
     heuristic: str = "mrv",
     base: State | None = None,
+    check: Callable[[State], bool] | None = None,
 ) -> tuple[int, bool, Report | None]:
     """`count` through the driver: (found, complete, the driver's report), stopping also
     where the driver stops (--time-limit, Ctrl-C) with the count so far."""
     base = base if base is not None else prepare(model, rules)
     if base is None:
         return 0, True, None
-    run = Search(model, base, 0, heuristic, rules, -1, limit if limit > 0 else 1 << 62)
+    run = Search(model, base, 0, heuristic, rules, -1, limit if limit > 0 else 1 << 62, check)
     job = SearchJob(run, "counting")
     report = driver.run(job, ctx, None)
     return job.search.stats()["solutions"], job.search.status == EXHAUSTED, report
@@ -391,12 +444,13 @@ def solutions(
     heuristic: str = "mrv",
     base: State | None = None,
     on_chunk: Callable[[Search], None] | None = None,
+    check: Callable[[State], bool] | None = None,
 ) -> Iterator[np.ndarray]:
     """Every complete assignment (value per variable), one at a time, in search order."""
     base = base if base is not None else prepare(model, rules)
     if base is None:
         return
-    run = Search(model, base, 0, heuristic, rules, -1, 1)
+    run = Search(model, base, 0, heuristic, rules, -1, 1, check)
     while True:
         status = run.run(CHUNK)
         if status == PAUSED:

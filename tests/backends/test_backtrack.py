@@ -1,10 +1,11 @@
-"""The guess-and-test stack: pause, resume, step, snapshot, determinism, policies."""
+"""The guess-and-test stack: pause, resume, step, snapshot, determinism, policies, checks."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from epcg_spec.core.context import RunContext
 from epcg_spec.search import backtrack
 from epcg_spec.search.propagate import Network
 
@@ -113,3 +114,40 @@ def test_restart_policy_counts_attempts_and_keeps_the_cap():
     assert len(outcome.attempt_seeds) == outcome.attempts
     if outcome.status != "solved":
         assert outcome.attempts == 3
+
+
+def _diagonal_differs(state) -> bool:
+    """A check for order-4 Latin squares: cells 0 and 5 (the diagonal's first two) never
+    hold the same value once both are decided (sound on partial states)."""
+    a, b = state.dom[0, 0], state.dom[5, 0]
+    return not (a == b and a & (a - np.uint64(1)) == 0)
+
+
+def test_a_check_prunes_counts_and_solves_like_a_filter():
+    model = latin_square(4)
+    every = list(backtrack.solutions(model))
+    kept = [v for v in every if v[0] != v[5]]
+    assert 0 < len(kept) < len(every) == 576
+    assert backtrack.count(model)[0] == 576
+    found, complete, _ = backtrack.run_count(model, RunContext(), check=_diagonal_differs)
+    assert (found, complete) == (len(kept), True)
+    listed = [tuple(v) for v in backtrack.solutions(model, check=_diagonal_differs)]
+    assert sorted(listed) == sorted(tuple(v) for v in kept)
+    for seed in range(5):
+        outcome = backtrack.solve(
+            model, seed, backtrack.Policy(attempts=1), check=_diagonal_differs
+        )
+        assert outcome.status == "solved" and outcome.values[0] != outcome.values[5]
+
+
+def test_a_checked_search_pauses_and_resumes_to_the_same_result():
+    model = latin_square(5)
+    base = backtrack.prepare(model)
+    straight = backtrack.Search(model, base, seed=4, check=_diagonal_differs)
+    straight.run()
+    paused = backtrack.Search(model, base, seed=4, check=_diagonal_differs)
+    paused.run(3)
+    resumed = backtrack.Search.restore(model, paused.snapshot(), _diagonal_differs)
+    resumed.run()
+    assert straight.status == resumed.status == backtrack.SOLVED
+    assert np.array_equal(straight.values(), resumed.values())

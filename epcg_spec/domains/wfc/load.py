@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -206,19 +207,6 @@ def _run(doc, path, node, folder, problems: Problems, name: str) -> WfcRun | Non
         if mask is None:
             return None
     run.topology = Topology(layout, shape, axes, mask, spin)
-    if layout != "square" and run.patterns is not None:
-        for key in ("fixed", "border", "ground")[: 2 if layout == "cube" else 3]:
-            if key in node:
-                problems.add(
-                    doc,
-                    (*path, key),
-                    f"'{key}' is not taken by the overlapping model on {run.topology.grid} grids "
-                    "yet",
-                    "'ground: true' puts the sample's floor at the bottom"
-                    if layout == "cube"
-                    else "",
-                )
-                return None
     run.extra = _writes(doc, path, node, run.topology, model, problems)
     for i, item in enumerate(node.get("fixed") or []):
         _fixed(doc, (*path, "fixed", i), item, run, problems)
@@ -327,6 +315,17 @@ def _hex_patterns(doc, path, node, folder, problems, layout: str) -> HexPatterns
         )
         return None
     n, symmetry = node.get("N", 2), node.get("symmetry", 1)
+    ground = node.get("ground", False)
+    if ground and (layout != "pointy" or node.get("periodic", False)):
+        problems.add(
+            doc,
+            (*path, "ground"),
+            "ground on a hex grid needs pointy-top hexes and a map that does not wrap"
+            if layout == "pointy"
+            else "ground on flat-top hexes: their rows zigzag, so there is no straight floor",
+            "give orientation: pointy and periodic: false",
+        )
+        return None
     if symmetry > 2:
         problems.add(
             doc,
@@ -342,7 +341,7 @@ def _hex_patterns(doc, path, node, folder, problems, layout: str) -> HexPatterns
         shown = " x ".join(map(str, values.shape[::-1]))
         problems.add(doc, (*path, "N"), f"N = {n} leaves no whole rhombus in the {shown} sample")
         return None
-    return extract_hex(values, colors, layout, n, symmetry)
+    return extract_hex(values, colors, layout, n, symmetry, ground)
 
 
 def _voxel_patterns(doc, path, node, folder, problems) -> VoxelPatterns | None:
@@ -713,30 +712,36 @@ def _values_of(doc, path, item, run: WfcRun, problems):
     return int(matches[0])
 
 
-def _restrict_pixels(run: WfcRun, xs: np.ndarray, ys: np.ndarray, color: int) -> None:
-    """Every cell covering one of the pixels (xs, ys) shows `color` there."""
-    n = run.patterns.n
-    columns, rows = run.grid
-    for dy in range(n):
-        for dx in range(n):
-            cx, cy = xs - dx, ys - dy
-            if run.periodic:
-                cx, cy = cx % columns, cy % rows
-            keep = (cx >= 0) & (cx < columns) & (cy >= 0) & (cy < rows)
-            if not np.any(keep):
-                continue
-            allowed = run.patterns.patterns[:, dy, dx] == color
-            run.restrictions.append(Restriction(np.unique(cx[keep] + cy[keep] * columns), allowed))
+def _restrict_pixels(run: WfcRun, xs: np.ndarray, ys: np.ndarray, color: int, zs=None) -> None:
+    """Every cell whose pattern covers one of the pixels (xs, ys) or voxels (xs, ys, zs) shows
+    `color` there."""
+    n, topology = run.patterns.n, run.topology
+    points = np.stack([xs, ys, np.zeros_like(xs) if zs is None else zs], axis=1)
+    for offset in itertools.product(range(n), repeat=2 if zs is None else 3):
+        cells = points - np.array((*offset, 0)[:3])
+        keep = np.ones(len(cells), dtype=bool)
+        for axis in range(3):
+            if topology.periodic[axis]:
+                cells[:, axis] %= topology.shape[axis]
+            keep &= (cells[:, axis] >= 0) & (cells[:, axis] < topology.shape[axis])
+        if not np.any(keep):
+            continue
+        allowed = run.patterns.patterns[(slice(None), *offset[::-1])] == color
+        run.restrictions.append(Restriction(np.unique(topology.index(cells[keep])), allowed))
 
 
 def _apply(run: WfcRun, xs: np.ndarray, ys: np.ndarray, what, zs=None) -> None:
-    """Restrict the cells (tiled) or pixels (overlapping) at (xs, ys[, zs]) to `what`."""
+    """Restrict the cells (tiled), hexes or pixels and voxels (overlapping) at (xs, ys[, zs])
+    to `what`: a hex shows the corner of its pattern."""
     if run.tiled is not None:
         columns, rows = run.grid
         layer = 0 if zs is None else zs * columns * rows
         run.restrictions.append(Restriction(np.unique(xs + ys * columns + layer), what))
+    elif isinstance(run.patterns, HexPatterns):
+        cells = np.unique(xs + ys * run.grid[0])
+        run.restrictions.append(Restriction(cells, run.patterns.patterns[:, 0, 0] == what))
     else:
-        _restrict_pixels(run, xs, ys, what)
+        _restrict_pixels(run, xs, ys, what, zs)
 
 
 def _fixed(doc, path, item, run: WfcRun, problems) -> None:
@@ -860,10 +865,12 @@ def _border(doc, path, item, run: WfcRun, problems) -> None:
             return
         run.restrictions.append(Restriction(run.topology.beside_mask(), what))
     if run.topology.grid == "cube":
-        xyz = run.topology.coordinates()
+        sizes = (width, height, run.depth)  # voxels: cells of a tiled run
+        z, y, x = (a.ravel() for a in np.indices(sizes[::-1]))
+        xyz = np.stack([x, y, z], axis=1)
         for side in wanted:
             axis, end = divmod(names.index(side), 2)
-            on = xyz[xyz[:, axis] == (run.topology.shape[axis] - 1) * end]
+            on = xyz[xyz[:, axis] == (sizes[axis] - 1) * end]
             _apply(run, on[:, 0], on[:, 1], what, on[:, 2])
         return
     for side in wanted:
@@ -878,9 +885,18 @@ def _ground(run: WfcRun) -> None:
     """The sample's bottom patterns fill the bottom row (cube: the floor layer) of cells, and
     appear nowhere else."""
     columns, rows = run.grid
+    cells = np.arange(run.topology.cells)
+    if isinstance(run.patterns, HexPatterns):
+        hang = cells // columns - (run.height - run.patterns.n)
+        floor = run.patterns.floor
+        for k, patterns in enumerate(floor):
+            allowed = np.isin(np.arange(run.values), patterns)
+            run.restrictions.append(Restriction(cells[hang == k], allowed))
+        ground = np.isin(np.arange(run.values), np.concatenate(floor))
+        run.restrictions.append(Restriction(cells[hang < 0], ~ground))
+        return
     bottom = np.zeros(run.values, dtype=bool)
     bottom[run.patterns.bottom] = True
-    cells = np.arange(run.topology.cells)
     if run.topology.grid == "cube":
         on_row = cells < columns * rows
     else:

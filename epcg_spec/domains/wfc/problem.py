@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import math
 import time
-from functools import partial
-from itertools import islice
 
 from ...compile.budget import Estimate
 from ...core.context import RunContext, RunOutput
@@ -89,7 +87,7 @@ class WfcProblem:
                     (
                         "  checked",
                         f"{len(run.acyclic)} acyclic, {len(run.distances)} distance "
-                        "(on complete results; a failing result is rejected)",
+                        "(after every decision; a partial map that breaks one is undone)",
                     )
                 )
             rows.append(("  estimated memory", f"{_memory(run) / 2**20:,.1f} MiB"))
@@ -154,8 +152,7 @@ class WfcProblem:
                 f"(no {run.grid[0]} x {run.grid[1]} output can meet them)"
             )
         policy = policy_of(run, model.n_vars)
-        spread = partial(cell_values, run)
-        outcome, rejected = checks.solve(run, model, seed, policy, base, spread, None)
+        outcome = backtrack.solve(model, seed, policy, base, check=checks.check_of(run))
         if outcome.status not in ("solved", "paused"):
             raise BuildError(
                 f"{run.name}: {outcome.status} after {outcome.attempts} attempt(s) "
@@ -181,8 +178,6 @@ class WfcProblem:
             "image": f"{stem}.png",
             "text": f"{stem}.txt" if f"{stem}.txt" in files else None,
         }
-        if run.acyclic or run.distances:
-            record["rejected"] = rejected  # results that failed acyclic or distance
         return record, files
 
     def count(self, ctx: RunContext, constrained: bool) -> RunOutput:
@@ -197,12 +192,11 @@ class WfcProblem:
             report = None
             if base is None:
                 found, complete = 0, True
-            elif run.acyclic or run.distances:
-                passing = checks.solutions(run, model, base, partial(cell_values, run))
-                found = sum(1 for _ in islice(passing, limit or None))
-                complete = limit == 0 or found < limit
             else:
-                found, complete, report = backtrack.run_count(model, ctx, limit, base=base)
+                check = checks.check_of(run)
+                found, complete, report = backtrack.run_count(
+                    model, ctx, limit, base=base, check=check
+                )
             stopped = report.stopped if report else None
             counts.append({"run": run.name, "count": found, "complete": complete})
             bound = count_bound(complete, limit, report)

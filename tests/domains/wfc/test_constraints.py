@@ -1,16 +1,18 @@
-"""separation, max_consecutive and mirror: exhaustive counts of small maps equal brute force,
-and bad arguments give one located line."""
+"""separation, max_consecutive, mirror, acyclic and distance: exhaustive counts of small maps
+equal brute force, and bad arguments give one located line."""
 
 from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import json
 
 import numpy as np
 import pytest
 
 from epcg_spec.cli.main import main
+from epcg_spec.domains.wfc.checks import path_rules, paths_ok
 from epcg_spec.domains.wfc.network import build_network
 from epcg_spec.domains.wfc.tiles import rotate_exits
 from epcg_spec.search import backtrack
@@ -243,17 +245,82 @@ def test_distance_counts_as_brute_force(write_spec):
     assert counted_through_cli(write_spec(**LOOPS, distance=[rule])) == expected
 
 
-def test_an_acyclic_build_rejects_results_with_a_loop(write_spec, tmp_path):
+def test_an_acyclic_build_backtracks_instead_of_restarting(write_spec, tmp_path):
     exits = {k: v for k, v in PIPE_EXITS.items() if v}
     spec = write_spec(
         model="tiled", tileset=str(PIPES), size=5, seed=3,
-        acyclic={"tiles": list(exits), "exits": exits}, search={"attempts": 50},
+        acyclic={"tiles": list(exits), "exits": exits}, search={"attempts": 1},
     )  # fmt: skip
     assert main(["build", str(spec), "--out", str(tmp_path), "--quiet"]) == 0
     record = json.loads((tmp_path / "result.json").read_text())["outputs"][0]
-    assert record["status"] == "solved" and record["rejected"] == record["attempts"] - 1 > 0
+    assert record["status"] == "solved" and record["attempts"] == 1 and record["backtracks"] > 0
     names = [n.strip() for n in (tmp_path / "spec.txt").read_text().replace("\n", "").split(",")]
     run = load_spec(spec).spec.runs[0]
     grid = [run.tiled.names.index(n) for n in names if n]
     assert any(not n.startswith("empty") for n in names if n)
     assert no_cycle(grid, square_neighbours(5, 5), opens_of(run), OPPOSITE)
+
+
+def test_acyclic_on_a_hex_map_counts_as_brute_force(write_spec):
+    fields = {**LINES, "width": 3, "height": 2, "acyclic": {"tiles": ["line"]}}
+    run = run_of(write_spec, **fields)
+    near = hex_neighbours("pointy", 3, 2, (False, False))
+    line = members(run, "line")
+    opens = [set(range(6)) if on else set() for on in line]
+    six = {d: (d + 3) % 6 for d in range(6)}
+    expected = brute_count(
+        6, run.values, near, run.tiled.sides, extra=lambda g: no_cycle(g, near, opens, six)
+    )
+    assert 0 < expected < brute_count(6, run.values, near, run.tiled.sides)
+    assert counted_through_cli(write_spec(**fields)) == expected
+
+
+def test_distance_on_a_cube_map_counts_as_brute_force(write_spec):
+    rule = {"from": [0, 0, 0], "to": [1, 0, 1], "tiles": ["stone", "grass"], "min": 2, "max": 2}
+    fields = {**CUBE_TERRAIN, "width": 2, "height": 1, "depth": 3, "distance": [rule]}
+    run = run_of(write_spec, **fields)
+    near = cube_neighbours((2, 1, 3), (False, False, False))
+    on = members(run, "stone") | members(run, "grass")
+    opens = [set(range(6)) if o else set() for o in on]
+    six = {d: d ^ 1 if d >= 4 else (d + 2) % 4 for d in range(6)}
+    expected = brute_count(
+        6, run.values, near, run.tiled.sides,
+        extra=lambda g: path_length(g, near, opens, six, 0, 3) == 2,
+    )  # fmt: skip
+    assert 0 < expected < brute_count(6, run.values, near, run.tiled.sides)
+    assert counted_through_cli(write_spec(**fields)) == expected
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_partial_check_never_prunes_a_map_that_passes(write_spec, seed):
+    """On random partial domains: a refusal means no assignment inside them passes (brute
+    force, adjacency aside), and on complete maps the check is exactly the oracle's."""
+    rule = {"from": [0, 0], "to": [2, 1], "tiles": ["line", "corner"], "exits": LOOP_EXITS,
+            "min": 3, "max": 3}  # fmt: skip
+    run = run_of(write_spec, **LOOPS, distance=[rule],
+                 acyclic={"tiles": ["line", "corner"], "exits": LOOP_EXITS})  # fmt: skip
+    rules = path_rules(run)
+    near, opens = square_neighbours(3, 2), opens_of(run)
+
+    def passes(grid) -> bool:
+        return (
+            no_cycle(grid, near, opens, OPPOSITE)
+            and path_length(grid, near, opens, OPPOSITE, 0, 5) == 3
+        )
+
+    rng = np.random.default_rng(seed)
+    refused = 0
+    for _ in range(60):
+        allowed = rng.random((6, run.values)) < 0.4
+        allowed[np.arange(6), rng.integers(run.values, size=6)] = True
+        dom = np.zeros((6, 1), dtype=np.uint64)
+        for c, a in zip(*np.nonzero(allowed), strict=True):
+            dom[c, 0] |= np.uint64(1) << np.uint64(a)
+        choices = [np.flatnonzero(row).tolist() for row in allowed]
+        any_passes = any(passes(g) for g in itertools.product(*choices))
+        if not paths_ok(dom, rules):
+            refused += 1
+            assert not any_passes
+        if allowed.sum() == 6:
+            assert paths_ok(dom, rules) == any_passes
+    assert refused > 0
