@@ -5,10 +5,12 @@ workers warm up in their own task, which is not timed as work), the speedups aga
 thread, and Dask's own cost per task measured here on no-op tasks, as a share of the time
 the driver gives each cluster task. Every run must give the same result.
 
-Run: python benchmarks/bench_dask.py [--workers N] [--smoke]
+Run: python benchmarks/bench_dask.py [--workers N] [--fling PIECES] [--smoke]
 
-Default: 12-queens with pruning off (479 million permutations) and N = all cores.
-`--smoke`: 9-queens on 2 workers, to check that it runs (no figures worth quoting).
+Default: 12-queens with pruning off (479 million permutations), then the Fling table to
+8 pieces (every layer computed afresh in a new layers folder for each setting), and N =
+all cores. `--smoke`: 9-queens and Fling to 4 pieces on 2 workers, to check that it runs
+(no figures worth quoting).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -30,15 +33,12 @@ from epcg_spec.search.cluster import TASK_SECONDS  # noqa: E402
 
 SMOKE = "--smoke" in sys.argv[1:]
 N_QUEENS = 9 if SMOKE else 12
-SOLUTIONS = {9: 352, 12: 14_200}[N_QUEENS]  # OEIS A000170
 NOOP_TASKS = 200 if SMOKE else 2000
 
 
-def workers() -> int:
+def option(name: str, default: int) -> int:
     args = sys.argv[1:]
-    if "--workers" in args:
-        return int(args[args.index("--workers") + 1])
-    return 2 if SMOKE else os.cpu_count() or 1
+    return int(args[args.index(name) + 1]) if name in args else default
 
 
 def timed(build) -> tuple[float, epcg_spec.Result]:
@@ -59,38 +59,61 @@ def per_task_seconds(client: Client) -> float:
 
 
 def main() -> None:
-    n = workers()
-    spec = epcg_spec.load(ROOT / "specs" / "n-queens.yaml", params={"n": N_QUEENS})
-    spec.build(threads=1, no_prune=True)  # compile (or load) the kernels here
-    print(f"{N_QUEENS}-queens, pruning off ({spec.space_size():,} ranks); {n} workers")
-    one, base = timed(lambda: spec.build(threads=1, no_prune=True))
-    many, threaded = timed(lambda: spec.build(threads=n, no_prune=True))
-    with (
-        LocalCluster(
-            n_workers=n,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",
-            silence_logs=logging.ERROR,
-        ) as cluster,
-        Client(cluster) as client,
-    ):
-        spec.build(threads=1, no_prune=True, scheduler=client)  # every worker warms up
-        spread, remote = timed(lambda: spec.build(threads=1, no_prune=True, scheduler=client))
-        overhead = per_task_seconds(client)
-    for result in (base, threaded, remote):
-        assert result.count == SOLUTIONS, result.count
-        assert without_timings(result.data) == without_timings(base.data)
-    for label, seconds in (
-        ("1 thread", one),
-        (f"{n} threads", many),
-        (f"LocalCluster of {n}", spread),
-    ):
-        print(f"  {label:<20} {seconds:8.2f} s   {one / seconds:5.2f}x")
+    n = option("--workers", 2 if SMOKE else os.cpu_count() or 1)
+    pieces = option("--fling", 4 if SMOKE else 8)
+    queens = epcg_spec.load(ROOT / "specs" / "n-queens.yaml", params={"n": N_QUEENS})
+    queens.build(threads=1, no_prune=True)  # compile (or load) the kernels here
+    with tempfile.TemporaryDirectory() as scratch:
+
+        def fling(name: str) -> epcg_spec.Spec:
+            """The Fling table with a new, empty layers folder: every layer computed."""
+            layers = {"layers_dir": str(Path(scratch) / name)}
+            return epcg_spec.load(ROOT / "specs" / "fling.yaml", {"pieces": pieces}, layers)
+
+        fling("warm-up").build(threads=1)
+        with (
+            LocalCluster(
+                n_workers=n,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=":0",
+                silence_logs=logging.ERROR,
+            ) as cluster,
+            Client(cluster) as client,
+        ):
+            queens.build(threads=1, no_prune=True, scheduler=client)  # workers warm up
+            fling("warm-up-workers").build(threads=1, scheduler=client)
+            overhead = per_task_seconds(client)
+            print(f"{N_QUEENS}-queens, pruning off ({queens.space_size():,} ranks), {n} workers")
+            compare(
+                lambda: queens.build(threads=1, no_prune=True),
+                lambda: queens.build(threads=n, no_prune=True),
+                lambda: queens.build(threads=1, no_prune=True, scheduler=client),
+                n,
+            )
+            print(f"Fling table to {pieces} pieces (7 x 8 board, layers computed afresh)")
+            compare(
+                lambda: fling("one").build(threads=1),
+                lambda: fling("threads").build(threads=n),
+                lambda: fling("cluster").build(threads=1, scheduler=client),
+                n,
+            )
     print(
-        f"  Dask per task: {overhead * 1e3:.2f} ms = {overhead / TASK_SECONDS:.2%} of a "
+        f"Dask per task: {overhead * 1e3:.2f} ms = {overhead / TASK_SECONDS:.2%} of a "
         f"{TASK_SECONDS:g} s task"
     )
+
+
+def compare(one_thread, threads, cluster, n: int) -> None:
+    """Time one build three ways; all three must give the same result."""
+    one, base = timed(one_thread)
+    rows = [("1 thread", one, base)]
+    for label, build in ((f"{n} threads", threads), (f"LocalCluster of {n}", cluster)):
+        seconds, result = timed(build)
+        assert without_timings(result.data) == without_timings(base.data), label
+        rows.append((label, seconds, result))
+    for label, seconds, _ in rows:
+        print(f"  {label:<20} {seconds:8.2f} s   {one / seconds:5.2f}x")
 
 
 if __name__ == "__main__":

@@ -67,9 +67,9 @@ def engine(prune: bool):
     kernels = problem.kernels()
     size = problem.space_size()
     exhaustive.run(exhaustive.job(kernels, size, prune, 1), RunContext(), "warm-up")
-    return lambda: exhaustive.run(
-        exhaustive.job(kernels, size, prune, 1), RunContext(), "bench"
-    ).tally.count
+    return lambda: (
+        exhaustive.run(exhaustive.job(kernels, size, prune, 1), RunContext(), "bench").tally.count
+    )
 
 
 def main() -> None:

@@ -108,17 +108,18 @@ def test_a_cluster_count_equals_a_local_one(client):
 
 
 class _KillOnFirstResult:
-    """A progress sink that kills a worker process once the first partial is folded."""
+    """A progress sink that sends `signum` to process `pid` once the first partial is
+    folded: SIGKILL to a worker, or SIGINT (Ctrl-C) to this process."""
 
-    def __init__(self, pid: int):
-        self.pid, self.killed = pid, False
+    def __init__(self, pid: int, signum: int = signal.SIGKILL):
+        self.pid, self.signum, self.killed = pid, signum, False
 
     def start(self, label, total):
         pass
 
     def advance(self, units):
         if not self.killed:
-            os.kill(self.pid, signal.SIGKILL)
+            os.kill(self.pid, self.signum)
             self.killed = True
 
     def finish(self):
@@ -145,6 +146,18 @@ def test_a_killed_worker_costs_only_time(client, tmp_path):
     _same(local, remote, tmp_path / "local", tmp_path / "cluster")
     assert remote.count == 2680
     client.wait_for_workers(2, timeout=60)  # the nanny starts a new one
+
+
+def test_ctrl_c_on_the_client_keeps_a_checkpoint_the_cluster_resumes(client, tmp_path):
+    spec = epcg_spec.load(SPECS / LONG[0], params=LONG[1])
+    out = tmp_path / "out"
+    ctrl_c = _KillOnFirstResult(os.getpid(), signal.SIGINT)
+    first = spec.build(out, no_prune=True, threads=1, scheduler=client, progress=ctrl_c)
+    assert first.stopped == "interrupted"
+    assert 0 < first.data["partial"]["units_done"] < 609  # of 609 blocks
+    resumed = spec.build(out, no_prune=True, threads=1, resume=True, scheduler=client)
+    whole = spec.build(tmp_path / "whole", no_prune=True, threads=1)
+    _same(whole, resumed, tmp_path / "whole", out)
 
 
 def test_a_stopped_cluster_run_resumes_here(client, tmp_path):
