@@ -67,8 +67,8 @@ HONOURED = {
     },
     "witness-panel.yaml": {"build": set(), "count": {"--constrained"}, "sample": None},
     "fling.yaml": {
-        "build": {"--threads", "--force"},
-        "count": {"--constrained", "--threads"},
+        "build": {"--threads", "--force", "--scheduler"},
+        "count": {"--constrained", "--threads", "--scheduler"},
         "sample": {"--rank", "-n", "--distinct"},
     },
     "wfc-pipes.yaml": {"build": ITEMS | {"--force"}, "count": SEARCH_COUNT, "sample": None},

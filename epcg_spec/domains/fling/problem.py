@@ -151,6 +151,16 @@ class FlingAnalysis(_FlingProblem):
             shared_folder(ctx.cluster, retro.folder, "--layers-dir")
         return retro, retro.run(self.plan)
 
+    def refused(self, command: str) -> dict[str, str]:
+        """Run flags the layered analysis cannot honour, with the reason."""
+        if command != "build":
+            return {}
+        why = (
+            "its layers are built one after another, each from the whole layer below, so a "
+            "shard could not finish one; spread a layer's blocks with --scheduler instead"
+        )
+        return {"--shard": why}
+
     def job(self, name: str, args: dict, ctx: RunContext):
         """A layer pass's job ("judge", "fill", "predecessors"), as a cluster worker
         rebuilds it over the same layers store."""

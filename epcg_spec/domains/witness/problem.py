@@ -100,8 +100,6 @@ class WitnessProblem:
     # ---- running ----
 
     def run(self, ctx: RunContext) -> RunOutput:
-        if ctx.shard != (0, 1):
-            raise UsageError("witness runs cannot be sharded yet; run without --shard")
         lines = line_set(self.spec.grid)
         if self.spec.mode == "solve":
             return self._solve(ctx, lines)
@@ -122,10 +120,16 @@ class WitnessProblem:
         flags = ("--resume", "--fresh", "--time-limit", "--threads", "--scheduler")
         if self.spec.mode == "solve" and command in ("build", "count"):
             return dict.fromkeys(flags, "mode solve checks one panel in a single search")
+        refused = {}
+        if command == "build":
+            refused["--shard"] = (
+                "`merge` cannot draw a witness run's panels again yet; spread the layouts "
+                "over processes or machines with --scheduler instead"
+            )
         if self.spec.mode == "joint" and command == "build":
             why = "a joint search's first phase (collecting candidates) keeps no checkpoint"
-            return {"--time-limit": why}
-        return {}
+            refused["--time-limit"] = why
+        return refused
 
     def count(self, ctx: RunContext, constrained: bool) -> RunOutput:
         size = self.space_size()
