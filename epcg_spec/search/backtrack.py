@@ -447,19 +447,84 @@ def solutions(
     check: Callable[[State], bool] | None = None,
 ) -> Iterator[np.ndarray]:
     """Every complete assignment (value per variable), one at a time, in search order."""
-    base = base if base is not None else prepare(model, rules)
-    if base is None:
+    run = solutions_search(model, rules, heuristic, base, check)
+    if run is None:
         return
-    run = Search(model, base, 0, heuristic, rules, -1, 1, check)
     while True:
-        status = run.run(CHUNK)
+        found, ended = next_solutions(run, CHUNK)
+        yield from found
+        if ended:
+            return
+        if on_chunk is not None:
+            on_chunk(run)
+
+
+def solutions_search(
+    model: Model,
+    rules: int = ALL_RULES,
+    heuristic: str = "mrv",
+    base: State | None = None,
+    check: Callable[[State], bool] | None = None,
+) -> Search | None:
+    """A search that stops at each complete assignment (None: infeasible at the start)."""
+    base = base if base is not None else prepare(model, rules)
+    return None if base is None else Search(model, base, 0, heuristic, rules, -1, 1, check)
+
+
+def next_solutions(run: Search, decisions: int) -> tuple[list[np.ndarray], bool]:
+    """Go on with a `solutions_search` for about `decisions` decisions: the complete
+    assignments found on the way, in search order, and whether the search has ended."""
+    found: list[np.ndarray] = []
+    end = run.stats()["decisions"] + decisions
+    while True:
+        status = run.run(max(1, end - run.stats()["decisions"]))
         if status == PAUSED:
-            if on_chunk is not None:
-                on_chunk(run)
-            continue
+            return found, False
         if status != LIMIT:
-            return
-        yield run.values()
+            return found, True
+        found.append(run.values())
         run.count_limit += 1
-        if not _backtrack(model, run.state, -1):
-            return
+        if not _backtrack(run.model, run.state, -1):
+            return found, True
+        if run.stats()["decisions"] >= end:
+            return found, False
+
+
+@dataclass
+class SolutionsJob:
+    """The driver's job walking every complete assignment of a `solutions_search`: units
+    are decisions, each chunk's assignments go to `take` in search order (which answers
+    whether it wants more), and the job is finished when the search ends. Not
+    checkpointed: `take` keeps its own tally."""
+
+    search: Search
+    label: str
+    take: Callable[[np.ndarray], bool]
+    units: int = 1 << 62
+    noun: str = "decisions"
+    most: int = 1 << 22
+    fixed: int = 0
+    finished: bool = False
+
+    def prepare(self, first: int) -> None:
+        self.fold(next_solutions(self.search, 1))  # compiles the kernels
+
+    def work(self, lo: int, hi: int) -> tuple[list[np.ndarray], bool]:
+        return next_solutions(self.search, hi - lo)
+
+    def fold(self, partial: tuple[list[np.ndarray], bool]) -> None:
+        found, ended = partial
+        self.finished = ended
+        for values in found:
+            if not self.take(values):
+                self.finished = True
+                return
+
+    def snapshot(self) -> dict:
+        return {}
+
+    def restore(self, state: dict) -> None:
+        raise NotImplementedError("a solutions walk is not checkpointed")
+
+    def weight(self, lo: int, hi: int) -> int:
+        return 0

@@ -18,7 +18,7 @@ class PpgDomain:
     formats = (PPG_YAML,)
     supports: ClassVar[dict[str, frozenset[str]]] = {
         "build": frozenset({"--shard", "--resume", "--fresh", "--time-limit", "--scheduler"}),
-        "count": frozenset(),
+        "count": frozenset({"--limit", "--time-limit"}),
         "sample": frozenset(),
     }
     options = ()

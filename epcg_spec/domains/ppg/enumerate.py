@@ -9,12 +9,13 @@ permutation of the copies (a canonical form), and distinct forms are counted.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...search import backtrack
+from ...core.context import RunContext
+from ...search import backtrack, driver
+from ...search.driver import Report
 from .network import OrderNetwork
 from .universe import Universe
 
@@ -60,22 +61,33 @@ def canonical(order: np.ndarray, perms: list[np.ndarray]) -> bytes:
 def enumerate_orders(
     network: OrderNetwork,
     universe: Universe,
-    limit: int,
+    listed: int,
     by_symmetry: bool,
-    on_chunk: Callable[[backtrack.Search], None] | None = None,
-) -> Enumeration:
-    """Count every valid order (up to template relabelling if asked); keep the first `limit`."""
+    ctx: RunContext,
+    stop_after: int = 0,
+) -> tuple[Enumeration, Report | None]:
+    """Count every valid order (up to template relabelling if asked), through the driver
+    (--time-limit, Ctrl-C: the count so far); keep the first `listed`; stop after
+    `stop_after` > 0 orders (--limit). Complete when the report is None or not stopped
+    and the count is under `stop_after`."""
     perms = relabellings(universe) if by_symmetry else []
     seen: set[bytes] = set()
     found = Enumeration(0)
-    for values in backtrack.solutions(network.net.compile(), on_chunk=on_chunk):
+
+    def take(values: np.ndarray) -> bool:
         order = network.relation(values)
         if perms:
             key = canonical(order, perms)
             if key in seen:
-                continue
+                return True
             seen.add(key)
         found.count += 1
-        if len(found.orders) < limit:
+        if len(found.orders) < listed:
             found.orders.append(order)
-    return found
+        return stop_after <= 0 or found.count < stop_after
+
+    run = backtrack.solutions_search(network.net.compile())
+    if run is None:
+        return found, None
+    report = driver.run(backtrack.SolutionsJob(run, "enumerating orders", take), ctx, None)
+    return found, report

@@ -9,7 +9,7 @@ from ...core.context import RunContext, RunOutput
 from ...core.errors import BuildError, SpecError
 from ...core.result import base_result
 from ...search import backtrack, driver
-from ...search.driver import checkpoint_key
+from ...search.driver import checkpoint_key, count_bound
 from ...search.items import Item, ItemJob
 from .enumerate import enumerate_orders
 from .model import PpgSpec
@@ -186,18 +186,14 @@ class PpgProblem:
         spec = self.spec
         universe = draw_universe(spec, ctx.seed)
         began = time.perf_counter()
-        progress = ctx.progress
-        if progress is not None:
-            progress.start(f"enumerate {spec.name}", 0)
-        found = enumerate_orders(
+        found, report = enumerate_orders(
             self._network(universe),
             universe,
             limit,
             spec.symmetry == "templates",
-            on_chunk=lambda _: progress and progress.advance(0),
+            ctx,
+            ctx.limit or 0,
         )
-        if progress is not None:
-            progress.finish()
         listed = [graph_data(universe, order) for order in found.orders]
         result = base_result(spec.name, self.kind, self.backend, ctx)
         result.update(
@@ -208,10 +204,15 @@ class PpgProblem:
             seconds=round(time.perf_counter() - began, 4),
             nodes=[universe.label(i) for i in range(len(universe.nodes))],
             symmetry=spec.symmetry,
+            **(report.fields() if report else {}),
         )
+        under_limit = not ctx.limit or found.count < ctx.limit
+        result["complete"] = under_limit and not (report and report.stopped)
+        bound = count_bound(under_limit, ctx.limit or 0, report)
         up_to = " up to relabelling template copies" if spec.symmetry == "templates" else ""
         summary = [
             f"{spec.name}: {found.count:,} valid orders of {len(universe.nodes)} nodes{up_to}"
+            f"{bound}"
         ]
         summary += [
             f"  {k}: "
@@ -222,7 +223,8 @@ class PpgProblem:
             for k, order in enumerate(found.orders[:10])
         ]
         artifacts = {"orders.json": json.dumps(listed, indent=1) + "\n"} if limit else {}
-        return RunOutput(result=result, artifacts=artifacts, summary=summary)
+        stopped = report.stopped if report else None
+        return RunOutput(result=result, artifacts=artifacts, summary=summary, stopped=stopped)
 
     # ---- count ----
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from epcg_spec.cli.main import main
+from epcg_spec.core.context import RunContext
 from epcg_spec.domains.ppg.enumerate import enumerate_orders, relabellings
 from epcg_spec.domains.ppg.universe import largest_universe
 from epcg_spec.search import backtrack
@@ -47,7 +50,7 @@ def test_counts_match_brute_force(seed):
     network = network_of(spec, universe)
     expected = valid_orders(universe, oracle_rules(universe))
     assert backtrack.count(network.net.compile()) == (len(expected), True)
-    listed = enumerate_orders(network, universe, 10**6, False)
+    listed, _ = enumerate_orders(network, universe, 10**6, False, RunContext())
     assert sorted(o.tobytes() for o in listed.orders) == sorted(o.tobytes() for o in expected)
 
 
@@ -59,7 +62,7 @@ def test_counts_up_to_swapping_template_copies(copies):
     }
     spec = spec_of(data)
     universe = largest_universe(spec)
-    found = enumerate_orders(network_of(spec, universe), universe, 0, True)
+    found, _ = enumerate_orders(network_of(spec, universe), universe, 0, True, RunContext())
     expected = valid_orders(universe, oracle_rules(universe))
     assert found.count == count_up_to_relabelling(expected, relabellings(universe))
 
@@ -67,6 +70,19 @@ def test_counts_up_to_swapping_template_copies(copies):
 def test_levers_example_counts_22_through_the_cli(capsys):
     assert main(["count", "specs/ppg-levers.epcg"]) == 0
     assert "22 valid orders" in capsys.readouterr().out
+
+
+def test_a_count_stops_at_the_limit_or_the_time_limit_with_the_count_so_far(capsys):
+    assert main(["count", "specs/ppg-universe.yaml", "--limit", "100", "--json"]) == 0
+    limited = json.loads(capsys.readouterr().out)
+    assert (limited["count"], limited["complete"]) == (100, False)  # of 1,957
+    # 6 free two-state objects: 130,023 orders (OEIS A001035), far more than 0.2 s of work
+    spec = spec_of({"objects": [chain_object(f"O{k}", 2) for k in range(6)]})
+    universe = largest_universe(spec)
+    found, report = enumerate_orders(
+        network_of(spec, universe), universe, 0, False, RunContext(time_limit=0.2)
+    )
+    assert report.stopped == "time limit" and 0 < found.count < 130_023
 
 
 def test_a_copy_singled_out_by_a_rule_breaks_the_symmetry():
@@ -78,5 +94,5 @@ def test_a_copy_singled_out_by_a_rule_breaks_the_symmetry():
     universe = largest_universe(spec)
     assert universe.template_orbits() == []
     # 19 orders of 3 nodes, less the 6 with the door before Lever_T_0
-    found = enumerate_orders(network_of(spec, universe), universe, 0, True)
+    found, _ = enumerate_orders(network_of(spec, universe), universe, 0, True, RunContext())
     assert found.count == len(valid_orders(universe, oracle_rules(universe))) == 13
