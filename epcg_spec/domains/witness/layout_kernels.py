@@ -300,7 +300,7 @@ def layout_block(x, counts, bits, L, P, B, T):
     P: per position (offset, on a slot, placement, kind, family, weight), per placement
     (values, number of values, digit of each value); B: the base panel (cell kinds, cell
     values, slots, colour cells, piece cells, cell sides); T: the piece tilings of regions."""
-    lines, line_ids, labels, reg_first, fail_colour, fail_piece = L
+    lines, line_ids, labels, reg_first, fail_colour, fail_piece, through, every, clean = L
     pos_family = P[4]
     piece_cells, side = B[4], B[5]
     n = x.shape[0]
@@ -310,52 +310,85 @@ def layout_block(x, counts, bits, L, P, B, T):
         return
     counts[:] = 0
     record = bits.shape[0] > 0
+    candidates, only_crossings = _candidates(target, P, through, every)
+    if only_crossings and not record:
+        # one panel (every symbol has one value): the lines through every must-cross and
+        # around every cannot-cross slot that the base panel alone never fails
+        for w in range(candidates.shape[0]):
+            counts[0] += popcount(candidates[w] & clean[w])
+        return
     out = np.zeros(counts.shape[0] + n + 1, np.int64)
     starts = np.zeros(n + 1, np.int64)
     group = np.zeros(n, np.int64)
     grouped = np.zeros(n, np.bool_)
     pick = np.zeros(n, np.int64)
     scratch = np.zeros((4, n + piece_cells.shape[0] + 1), np.int64)
-    for i in range(lines.shape[0]):
-        line = lines[i]
-        lab = labels[i]
-        groups = 0
-        at = 0
-        grouped[:] = False
-        touched_colour = ZERO
-        touched_piece = ZERO
-        for q in range(n):
-            if grouped[q]:
-                continue
-            starts[groups] = at
-            family = pos_family[q]
-            if family == LOCAL_FAMILY:
-                at = _local_position(q, line, target, P, side, out, at)
-            else:
-                region = lab[target[q]]
-                m = 0
-                for p in range(q, n):
-                    if not grouped[p] and pos_family[p] == family and lab[target[p]] == region:
-                        grouped[p] = True
-                        group[m] = p
-                        m += 1
-                if family == COLOUR_FAMILY:
-                    touched_colour |= ONE << np.uint64(region)
-                    at = _colour_group(group, m, region, lab, P, B, scratch, out, at)
+    for w in range(candidates.shape[0]):
+        word = candidates[w]
+        while word != ZERO:
+            low = lowest_bit(word)
+            word ^= low
+            i = w * 64 + bit_index(low)
+            line = lines[i]
+            lab = labels[i]
+            groups = 0
+            at = 0
+            grouped[:] = False
+            touched_colour = ZERO
+            touched_piece = ZERO
+            for q in range(n):
+                if grouped[q]:
+                    continue
+                starts[groups] = at
+                family = pos_family[q]
+                if family == LOCAL_FAMILY:
+                    at = _local_position(q, line, target, P, side, out, at)
                 else:
-                    touched_piece |= ONE << np.uint64(region)
-                    reg = reg_first[i] + region
-                    at = _piece_group(group, m, reg, region, lab, P, B, T, scratch, out, at)
-            if at == starts[groups]:
-                break
-            groups += 1
-            starts[groups] = at
+                    region = lab[target[q]]
+                    m = 0
+                    for p in range(q, n):
+                        if not grouped[p] and pos_family[p] == family and lab[target[p]] == region:
+                            grouped[p] = True
+                            group[m] = p
+                            m += 1
+                    if family == COLOUR_FAMILY:
+                        touched_colour |= ONE << np.uint64(region)
+                        at = _colour_group(group, m, region, lab, P, B, scratch, out, at)
+                    else:
+                        touched_piece |= ONE << np.uint64(region)
+                        reg = reg_first[i] + region
+                        at = _piece_group(group, m, reg, region, lab, P, B, T, scratch, out, at)
+                if at == starts[groups]:
+                    break
+                groups += 1
+                starts[groups] = at
+            else:
+                if (fail_colour[i] & ~touched_colour) != ZERO:
+                    continue
+                if (fail_piece[i] & ~touched_piece) != ZERO:
+                    continue
+                _combine(groups, starts, out, pick, counts, bits, record, line_ids[i])
+
+
+@njit(cache=True)
+def _candidates(target, P, through, every):
+    """The lines (a bit set) that pass every must-cross slot and avoid every cannot-cross
+    slot of the positions; True too if no position holds another symbol or several
+    values (then every candidate line solves the one panel of the block)."""
+    kinds, families = P[3], P[4]
+    values = P[7]
+    candidates = every.copy()
+    only_crossings = True
+    for q in range(target.shape[0]):
+        if families[q] == LOCAL_FAMILY and kinds[q] == MUST:
+            candidates &= through[target[q]]
+        elif families[q] == LOCAL_FAMILY and kinds[q] == CANNOT:
+            candidates &= ~through[target[q]]
         else:
-            if (fail_colour[i] & ~touched_colour) != ZERO:
-                continue
-            if (fail_piece[i] & ~touched_piece) != ZERO:
-                continue
-            _combine(groups, starts, out, pick, counts, bits, record, line_ids[i])
+            only_crossings = False
+        if values[P[2][q]] != 1:
+            only_crossings = False
+    return candidates, only_crossings
 
 
 @njit(cache=True, inline="always")

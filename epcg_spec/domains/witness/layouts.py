@@ -189,7 +189,9 @@ def _base_arrays(spec: WitnessSpec) -> tuple:
 
 def _line_arrays(spec: WitnessSpec, lines: LineSet) -> tuple:
     """L of layout_loop: the lines that meet the base panel's line-local symbols, with the
-    regions where its colour or piece symbols alone break the rules."""
+    regions where its colour or piece symbols alone break the rules; and as bit sets of
+    those lines: the lines through each slot, every line, and the lines the base panel
+    alone never fails."""
     n = lines.count
     ok = np.zeros(n, np.bool_)
     fail_colour = np.zeros(n, np.uint64)
@@ -203,14 +205,28 @@ def _line_arrays(spec: WitnessSpec, lines: LineSet) -> tuple:
         fail_piece,
     )
     keep = np.flatnonzero(ok).astype(np.int64)
+    bits = np.ascontiguousarray(lines.bits[keep])
+    on = np.unpackbits(bits.view(np.uint8), axis=1, bitorder="little").astype(np.bool_)
+    clean = (fail_colour[keep] == 0) & (fail_piece[keep] == 0)
     return (
-        np.ascontiguousarray(lines.bits[keep]),
+        bits,
         keep,
         np.ascontiguousarray(lines.labels[keep]),
         lines.reg_start[keep].copy(),
         fail_colour[keep],
         fail_piece[keep],
+        _line_sets(on.T),
+        _line_sets(np.ones((1, len(keep)), np.bool_))[0],
+        _line_sets(clean[None, :])[0],
     )
+
+
+def _line_sets(member: np.ndarray) -> np.ndarray:
+    """Row k of `member` (one bool per kept line) as a bit set of lines, in uint64 words."""
+    words = max(1, (member.shape[1] + 63) // 64)
+    packed = np.zeros((member.shape[0], words * 8), np.uint8)
+    packed[:, : (member.shape[1] + 7) // 8] = np.packbits(member, axis=1, bitorder="little")
+    return np.ascontiguousarray(packed.view(np.uint64))
 
 
 def _tiling_arrays(spec: WitnessSpec, lines: LineSet) -> tuple:
