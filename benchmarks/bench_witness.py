@@ -5,7 +5,15 @@ timed on a random sample of panels and its time for the whole space extrapolated
 engine's own compiled check of one panel (`rules.solve`), which shows how much of the gain
 comes from enumerating line by line per block rather than panel by panel.
 
-Run: python benchmarks/bench_witness.py [--smoke]   (smoke: 3x3 only, 50 sampled panels)
+Then the must-cross experiment (every set of 4 must-cross symbols on the edges and vertices
+of a 4x4 panel: C(65, 4) = 677,040 panels, specs/witness-must-cross.yaml with size [4, 4]):
+the engine against a plain-Python reference of the same question, run whole in the same
+run: its own lines (a depth-first walk from corner to corner), each slot as the set of
+lines through it (a Python int), and each panel's solutions as the intersection of its
+slots' sets. Both must give the same number of panels per solution count.
+
+Run: python benchmarks/bench_witness.py [--smoke]   (smoke: 3x3 only, 50 sampled panels;
+must-cross on 3x3)
 """
 
 from __future__ import annotations
@@ -21,8 +29,9 @@ import numba
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import epcg_spec  # noqa: E402
 from epcg_spec.core.context import RunContext  # noqa: E402
-from epcg_spec.domains.witness.layouts import layout_plan, run_layouts  # noqa: E402
+from epcg_spec.domains.witness.layouts import layout_job, layout_plan, run_layouts  # noqa: E402
 from epcg_spec.domains.witness.lines import line_path, line_set  # noqa: E402
 from epcg_spec.domains.witness.model import Grid, Panel, Symbol, WitnessSpec  # noqa: E402
 from epcg_spec.domains.witness.pieces import default_library  # noqa: E402
@@ -54,9 +63,9 @@ def engine(n: int) -> tuple[float, float, int]:
     spec = spec_for(n)
     began = time.perf_counter()
     lines = line_set(spec.grid)
-    outcome = run_layouts(layout_plan(spec), lines, RunContext())
-    ready = time.perf_counter() - began - outcome.seconds
-    return ready, outcome.seconds, outcome.tally.solvable
+    outcome = run_layouts(layout_job(layout_plan(spec), lines), RunContext())
+    seconds = outcome.report.seconds
+    return time.perf_counter() - began - seconds, seconds, outcome.tally.solvable
 
 
 # ---- the plain-Python reference ----
@@ -159,8 +168,89 @@ def one_by_one(n: int, samples: int) -> tuple[float, list[int]]:
     return (time.perf_counter() - began) / samples, counts
 
 
+# ---- must-cross: the engine and a plain-Python reference ----
+
+MUST_CROSS_SIZE = 3 if SMOKE else 4
+MARKS = 4
+
+
+def must_cross_engine(n: int) -> tuple[float, dict[str, int]]:
+    """(seconds of the enumeration, kernels ready beforehand; panels per solution count)."""
+    text = (ROOT / "specs" / "witness-must-cross.yaml").read_text()
+    text = text.replace("size: [3, 3]", f"size: [{n}, {n}]")
+    spec = epcg_spec.loads(text, params={"hexagons": MARKS}, name=str(ROOT / "must-cross"))
+    spec.build(threads=numba.get_num_threads())  # compile, or load from the cache
+    result = spec.build(threads=numba.get_num_threads())
+    return result.seconds, result.data["solutions_histogram"]
+
+
+def reference_lines(n: int) -> list[set[int]]:
+    """Every line from corner (0, 0) to corner (n, n) of an n x n panel, as the set of the
+    slots it passes: its vertices as ("v", x, y), its edges as ("e", a, b) numbered here."""
+    slot: dict[tuple, int] = {}
+
+    def number(key: tuple) -> int:
+        return slot.setdefault(key, len(slot))
+
+    found: list[set[int]] = []
+    path = [(0, 0)]
+    seen = {(0, 0)}
+
+    def walk(x: int, y: int) -> None:
+        if (x, y) == (n, n):
+            slots = {number(("v", *v)) for v in path}
+            slots |= {number(("e", *sorted((a, b)))) for a, b in pairwise(path)}
+            found.append(slots)
+            return
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            nx, ny = x + dx, y + dy
+            if 0 <= nx <= n and 0 <= ny <= n and (nx, ny) not in seen:
+                seen.add((nx, ny))
+                path.append((nx, ny))
+                walk(nx, ny)
+                path.pop()
+                seen.remove((nx, ny))
+
+    walk(0, 0)
+    return found
+
+
+def must_cross_reference(n: int) -> tuple[float, dict[int, int]]:
+    """(seconds, panels per solution count) of every set of MARKS slots, in plain Python."""
+    began = time.perf_counter()
+    lines = reference_lines(n)
+    slots = 2 * n * (n + 1) + (n + 1) ** 2  # edges, then vertices
+    through = [0] * slots
+    for i, line in enumerate(lines):
+        for s in line:
+            through[s] |= 1 << i
+    histogram: dict[int, int] = {}
+    for chosen in combinations(through, MARKS):
+        common = chosen[0]
+        for other in chosen[1:]:
+            common &= other
+        count = common.bit_count()
+        histogram[count] = histogram.get(count, 0) + 1
+    return time.perf_counter() - began, histogram
+
+
+def must_cross() -> None:
+    n = MUST_CROSS_SIZE
+    engine_seconds, engine_histogram = must_cross_engine(n)
+    python_seconds, python_histogram = must_cross_reference(n)
+    solved = {str(c): k for c, k in sorted(python_histogram.items()) if c > 0}
+    assert engine_histogram == solved, "the reference and the engine disagree"
+    solvable, panels = sum(solved.values()), sum(python_histogram.values())
+    print(
+        f"must-cross {n}x{n}, {MARKS} marks, {panels:,} panels, {solvable:,} solvable: engine "
+        f"{engine_seconds:.3f} s, plain Python {python_seconds:.2f} s: "
+        f"{python_seconds / engine_seconds:,.1f}x"
+    )
+
+
 def main() -> None:
     print(f"numba threads: {numba.get_num_threads()}")
+    must_cross()
     for n in SIZES:
         ready, seconds, solvable = engine(n)
         python, expected = reference(n, SAMPLES[n])

@@ -269,14 +269,14 @@ def _local_position(q, line, target, P, side, out, at):
     return at
 
 
-@njit(cache=True)
-def _collides(x, target, P, B):
+@njit(cache=True, inline="always")
+def _collides(x, target, P, B, slots):
     """Set target[q] for every position; True if two symbols, or a symbol and a base
-    symbol, share a cell or a slot."""
+    symbol, share a cell or a slot (`slots`: scratch)."""
     pos_offset, pos_slot = P[0], P[1]
     base_kind = B[0]
     cells = ZERO
-    slots = B[2].copy()
+    slots[:] = B[2]
     for q in range(x.shape[0]):
         t = pos_offset[q] + x[q]
         target[q] = t
@@ -293,36 +293,44 @@ def _collides(x, target, P, B):
 
 
 @njit(cache=True)
-def layout_block(x, counts, bits, L, P, B, T):
+def layout_scratch(values, n, L, B):
+    """The work arrays of layout_block for blocks of `values` panels of `n` positions,
+    made once and reused block after block."""
+    return (
+        np.zeros(n, np.int64),  # target: the cell or slot of each position
+        np.zeros((n, L[7].shape[0]), np.uint64),  # levels: candidate lines, see _candidates
+        np.full(n, -1, np.int64),  # known: the target each row of levels was made for
+        np.zeros(values + n + 1, np.int64),  # out: each group's rank shares
+        np.zeros(n + 1, np.int64),  # starts of the groups in out
+        np.zeros(n, np.int64),  # group
+        np.zeros(n, np.bool_),  # grouped
+        np.zeros(n, np.int64),  # pick
+        np.zeros((4, n + B[4].shape[0] + 1), np.int64),  # the groups' own scratch
+        np.zeros(B[2].shape[0], np.uint64),  # slots taken
+    )
+
+
+@njit(cache=True)
+def layout_block(x, counts, bits, L, P, B, T, work):
     """counts[s]: the number of lines solving the panel of value rank s at positions x (-1
     for every s when two symbols collide); bits[s] gets the bit of each such line when bits
     has rows. L: the lines (bits, ids, labels, first region, base colour and piece failures);
     P: per position (offset, on a slot, placement, kind, family, weight), per placement
     (values, number of values, digit of each value); B: the base panel (cell kinds, cell
     values, slots, colour cells, piece cells, cell sides); T: the piece tilings of regions."""
-    lines, line_ids, labels, reg_first, fail_colour, fail_piece, through, every, clean = L
+    lines, line_ids, labels, reg_first, fail_colour, fail_piece = L[0], L[1], L[2], L[3], L[4], L[5]
+    through, every = L[6], L[7]
+    target, levels, known, out, starts, group, grouped, pick, scratch, slots = work
     pos_family = P[4]
-    piece_cells, side = B[4], B[5]
+    side = B[5]
     n = x.shape[0]
-    target = np.zeros(n, np.int64)
-    if _collides(x, target, P, B):
+    if _collides(x, target, P, B, slots):
         counts[:] = -1
         return
     counts[:] = 0
     record = bits.shape[0] > 0
-    candidates, only_crossings = _candidates(target, P, through, every)
-    if only_crossings and not record:
-        # one panel (every symbol has one value): the lines through every must-cross and
-        # around every cannot-cross slot that the base panel alone never fails
-        for w in range(candidates.shape[0]):
-            counts[0] += popcount(candidates[w] & clean[w])
-        return
-    out = np.zeros(counts.shape[0] + n + 1, np.int64)
-    starts = np.zeros(n + 1, np.int64)
-    group = np.zeros(n, np.int64)
-    grouped = np.zeros(n, np.bool_)
-    pick = np.zeros(n, np.int64)
-    scratch = np.zeros((4, n + piece_cells.shape[0] + 1), np.int64)
+    _candidates(target, P, through, every, levels, known, n)
+    candidates = levels[n - 1]
     for w in range(candidates.shape[0]):
         word = candidates[w]
         while word != ZERO:
@@ -370,25 +378,63 @@ def layout_block(x, counts, bits, L, P, B, T):
                 _combine(groups, starts, out, pick, counts, bits, record, line_ids[i])
 
 
+@njit(cache=True, inline="always")
+def crossings_count(x, L, P, B, work):
+    """The solutions of the one panel with crossing symbols at positions x (see
+    only_crossings), -1 if two collide: the lines through every must-cross and around
+    every cannot-cross slot that the base panel alone never fails, the last position's
+    condition applied in the same pass as the count."""
+    through, every, clean = L[6], L[7], L[8]
+    target, levels, known, slots = work[0], work[1], work[2], work[9]
+    n = x.shape[0]
+    if _collides(x, target, P, B, slots):
+        return -1
+    _candidates(target, P, through, every, levels, known, n - 1)
+    above, t = every if n == 1 else levels[n - 2], target[n - 1]
+    flip = ZERO if P[3][n - 1] == MUST else ~ZERO
+    found = 0
+    for w in range(above.shape[0]):
+        found += popcount(above[w] & (through[t, w] ^ flip) & clean[w])
+    return found
+
+
 @njit(cache=True)
-def _candidates(target, P, through, every):
-    """The lines (a bit set) that pass every must-cross slot and avoid every cannot-cross
-    slot of the positions; True too if no position holds another symbol or several
-    values (then every candidate line solves the one panel of the block)."""
-    kinds, families = P[3], P[4]
-    values = P[7]
-    candidates = every.copy()
-    only_crossings = True
-    for q in range(target.shape[0]):
-        if families[q] == LOCAL_FAMILY and kinds[q] == MUST:
-            candidates &= through[target[q]]
-        elif families[q] == LOCAL_FAMILY and kinds[q] == CANNOT:
-            candidates &= ~through[target[q]]
-        else:
-            only_crossings = False
+def only_crossings(P, n):
+    """True if every position holds a must-cross or cannot-cross symbol of one value."""
+    kinds, families, values = P[3], P[4], P[7]
+    for q in range(n):
+        if families[q] != LOCAL_FAMILY or (kinds[q] != MUST and kinds[q] != CANNOT):
+            return False
         if values[P[2][q]] != 1:
-            only_crossings = False
-    return candidates, only_crossings
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _candidates(target, P, through, every, levels, known, upto):
+    """levels[q] for q < upto: the lines (a bit set) that pass every must-cross slot and
+    avoid every cannot-cross slot of positions 0..q. Rows whose positions did not move
+    since the last call are kept (known[q]: the target row q was made for, -1: none)."""
+    kinds, families = P[3], P[4]
+    first = upto
+    for q in range(upto):
+        if known[q] != target[q]:
+            first = q
+            break
+    for q in range(first, upto):
+        above = every if q == 0 else levels[q - 1]
+        row, t = levels[q], target[q]
+        if families[q] == LOCAL_FAMILY and kinds[q] == MUST:
+            for w in range(row.shape[0]):
+                row[w] = above[w] & through[t, w]
+        elif families[q] == LOCAL_FAMILY and kinds[q] == CANNOT:
+            for w in range(row.shape[0]):
+                row[w] = above[w] & ~through[t, w]
+        else:
+            row[:] = above
+        known[q] = t
+    for q in range(upto, target.shape[0]):
+        known[q] = -1
 
 
 @njit(cache=True, inline="always")

@@ -11,13 +11,28 @@ numba then inlines and caches with this loop (see DESIGN.md, Numba).
 import numpy as np
 from numba import njit, prange
 
-from epcg_spec.domains.witness.layout_kernels import layout_block
+from epcg_spec.domains.witness.layout_kernels import (
+    crossings_count,
+    layout_block,
+    layout_scratch,
+    only_crossings,
+)
+
+PARTS = 1024  # runs of blocks shared among the threads; each makes its scratch once
 
 
 @njit(cache=True, parallel=True)
 def layout_blocks(first, counts, bits, S, L, P, B, T):
     """Block b (positions of rank first + b) writes only counts[b] and bits[b]."""
-    for b in prange(counts.shape[0]):
+    n = counts.shape[0]
+    parts = min(n, PARTS)
+    crossings = bits.shape[1] == 0 and only_crossings(P, P[0].shape[0])
+    for part in prange(parts):
         x = np.empty(P[0].shape[0], np.int64)
-        space_unrank(first + b, x, S)
-        layout_block(x, counts[b], bits[b], L, P, B, T)
+        scratch = layout_scratch(counts.shape[1], x.shape[0], L, B)
+        for b in range(n * part // parts, n * (part + 1) // parts):
+            space_unrank(first + b, x, S)
+            if crossings:  # one panel a block, each line's test a bit set's
+                counts[b, 0] = crossings_count(x, L, P, B, scratch)
+            else:
+                layout_block(x, counts[b], bits[b], L, P, B, T, scratch)

@@ -171,7 +171,6 @@ class Outcome:
 
 def _module(plan: LayoutPlan) -> ModuleType:
     imports, source = space_kernel_source(plan.positions)
-    imports = [*imports, "from epcg_spec.domains.witness.layout_kernels import layout_block"]
     template = loop_template("layout_loop", __package__)
     return generated_module("witness layouts", imports, [source, template])
 
@@ -352,7 +351,12 @@ def _add(tally: Tally, counts, bits, first_rank: int, spec: WitnessSpec, library
         tally.histogram[c] += n
     sign = 1 if spec.objective == "fewest" else -1
     values = flat[solved].astype(np.int64)
-    order = np.lexsort((solved, sign * values))[: spec.top]
+    keys = sign * values
+    if keys.size > spec.top:  # only the panels that can be among the top: a linear pass
+        within = np.flatnonzero(keys <= np.partition(keys, spec.top - 1)[spec.top - 1])
+    else:
+        within = np.arange(keys.size)
+    order = within[np.lexsort((solved[within], keys[within]))][: spec.top]
     merged = tally.best + [(int(values[k]), first_rank + int(solved[k])) for k in order]
     tally.best = sorted(merged, key=lambda item: (sign * item[0], item[1]))[: spec.top]
     if library is not None:
