@@ -1,5 +1,9 @@
 """The samplers give, for the same seeds, the outputs main gave before expansion compiled.
 
+Each mode is checked twice: by the Python walk (one draw a call) and by the batches of
+the compiled walks (`draws`, `locals`), which fall back to the Python walk where they
+cannot serve (the grammar counted by text; Tracery-style draws with dead ends).
+
 data/sampled-outputs.json was captured at commit d8f8e6f (before the compiled walks):
 for each grammar below, 24 uniform draws with ranks (seed 7), 24 without (seed 8),
 24 Tracery-style draws (SampleRng(9, i)) and 12 draws by exact unranking
@@ -94,13 +98,25 @@ def test_every_grammar_was_captured():
     assert sorted(CAPTURED) == sorted(BUILDERS)
 
 
+def test_the_compiled_walks_serve_every_tame_grammar():
+    served = {}
+    for name in BUILDERS:
+        walks = _expansion(name).walks
+        served[name] = "no" if walks is None else "both" if walks.tracery_style else "uniform"
+    dead_ends = {"weather": "uniform", "dead-ends": "uniform"}
+    assert served == {**dict.fromkeys(BUILDERS, "both"), **dead_ends, "not-tame": "no"}
+
+
 @pytest.mark.parametrize("name", sorted(BUILDERS))
 def test_uniform_draws_are_unchanged(name):
     expansion, captured = _expansion(name), CAPTURED[name]
     assert expansion.total == captured["total"]
     assert [list(expansion.draw(7, i)) for i in range(DRAWS)] == captured["draw"]
+    assert [list(d) for d in expansion.draws(7, range(DRAWS))] == captured["draw"]
     unranked = [expansion.draw(8, i, ranked=False)[1] for i in range(DRAWS)]
     assert unranked == captured["draw_unranked"]
+    batch = expansion.draws(8, range(DRAWS), ranked=False)
+    assert [text for _, text in batch] == captured["draw_unranked"]
 
 
 @pytest.mark.parametrize("name", sorted(BUILDERS))
@@ -108,6 +124,7 @@ def test_tracery_style_draws_are_unchanged(name):
     expansion = _expansion(name)
     drawn = [list(expansion.local(SampleRng(9, i))) for i in range(DRAWS)]
     assert drawn == CAPTURED[name]["local"]
+    assert [list(d) for d in expansion.locals(9, range(DRAWS))] == CAPTURED[name]["local"]
 
 
 @pytest.mark.parametrize("name", sorted(BUILDERS))
