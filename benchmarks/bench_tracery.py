@@ -10,8 +10,8 @@ installed, and to our own Python walks otherwise).
 Rows: our compiled walks (kernels choose, Python joins the text once; draws are made
 BLOCK at a time, as `build` makes them) in both sampling modes, and the Python walks of
 `search.expand` that they stand in for (the figures before the kernels), each with the
-rank of every output as `build` reports it. The methods take turns, ROUNDS rounds;
-each row gives its median rate.
+rank of every output as `build` reports it (and the uniform sampler without ranks, as
+`sample -n` draws). The methods take turns, ROUNDS rounds; each row gives its median.
 Run: `python benchmarks/bench_tracery.py [--smoke]` (smoke: 0.05 s per method, 1 round).
 """
 
@@ -93,13 +93,21 @@ def methods(expansion: Expansion) -> dict[str, tuple]:
         derivation = engine.sample_local(SampleRng(2, i))
         return engine.rank(derivation.choices), expansion.text(derivation)
 
+    def python_unranked(i: int) -> str:
+        return expansion.text(sampler.draw(1, i))
+
     return {
         "epcg uniform, compiled": (lambda i: expansion.draws(1, range(i, i + BLOCK)), BLOCK),
+        "epcg uniform, compiled, no rank": (
+            lambda i: expansion.draws(1, range(i, i + BLOCK), ranked=False),
+            BLOCK,
+        ),
         "epcg tracery 2 mode, compiled": (
             lambda i: expansion.locals(2, range(i, i + BLOCK)),
             BLOCK,
         ),
         "epcg uniform, Python walk (before)": (python_uniform, 1),
+        "epcg uniform, Python walk, no rank (before)": (python_unranked, 1),
         "epcg tracery 2 mode, Python walk (before)": (python_tracery, 1),
     }
 
