@@ -141,7 +141,7 @@ class TraceryProblem:
             units, pick = len(chosen), chosen.__getitem__
         else:
             units = expansion.total if spec.mode == "all" else spec.count
-            pick = self._picker(expansion, ctx.seed, units)
+            pick = self._picker(expansion, ctx.seed)
         lo, hi = shard_units(units, ctx.shard)
         if spec.mode == "all" and hi - lo > spec.limit:
             raise BuildError(
@@ -177,11 +177,12 @@ class TraceryProblem:
         text = "".join(b["state"] + "\n" for b in best)
         return RunOutput(result, {"outputs.txt": text}, summary, report.stopped)
 
-    def _picker(self, expansion: Expansion, seed: int, units: int):
+    def _picker(self, expansion: Expansion, seed: int):
         """Output i of the build (rank or None, text), whatever the shard or chunk."""
-        if self.spec.mode == "all":
+        mode = self.spec.mode
+        if mode == "all":
             return lambda i: (i, expansion.at(i))
-        return expansion.picker(seed, self.spec.mode == "tracery", units)
+        return expansion.picker(seed, mode == "tracery", self.spec.count)
 
     def _result(self, ctx: RunContext, expansion: Expansion) -> dict[str, Any]:
         result = base_result(self.name, self.kind, self.backend, ctx)
