@@ -4,8 +4,8 @@ The tables are read off the expand back end itself, so the compiled walks make t
 same draws as its Python ones: `Walk` holds, for each configuration (node, state
 class, depth left) a derivation can reach, the options of a choice and the counts of
 `Engine.outcomes`; `Uniform` holds the draw tables of `Sampler`, one per configuration
-(node, class, depth, end class). Built once per expansion; None where the kernels cannot
-stand in for the Python walk (counts past 2**62, tables past a size bound).
+(node, class, depth, end class). Built once per expansion; `TooLarge` where the kernels
+cannot stand in for the Python walk (counts past 2**62, tables past a size bound).
 """
 
 from __future__ import annotations
@@ -36,7 +36,10 @@ from .semantics import TracerySemantics
 
 MAX_COUNT = 1 << 62
 MAX_LOOKUP = 1 << 23
+"""Entries of the (node, class, depth) -> configuration table (int32)."""
 MAX_CONFIGS = 1 << 18
+MAX_CLASSES = 1 << 12
+"""State classes: a walk keeps a count per class for each frame of its stack."""
 EFFECT_OPS = {"begin": BEGIN, "push": PUSH, "pop": POP, "mark": MARK}
 
 
@@ -236,7 +239,7 @@ def _uniform(sampler: Sampler) -> Uniform:
 def _walk(engine: Engine, sem: TracerySemantics, explorer: _Explorer) -> tuple[Walk, list[str]]:
     program = engine.program
     n_nodes, classes, depth_bound = len(program), len(sem._ids), engine.depth
-    if n_nodes * classes * (depth_bound + 1) > MAX_LOOKUP:
+    if n_nodes * classes * (depth_bound + 1) > MAX_LOOKUP or classes > MAX_CLASSES:
         raise TooLarge
     symbols: dict[str, int] = {name: i for i, name in enumerate(sem.symbols)}
     pieces: dict[str, int] = {}
@@ -268,7 +271,7 @@ def _walk(engine: Engine, sem: TracerySemantics, explorer: _Explorer) -> tuple[W
     next_class = np.full(n_nodes * classes, -1, np.int64)
     for (node, cls), after in explorer.next_class.items():
         next_class[node * classes + cls] = after
-    lookup = np.full(n_nodes * classes * (depth_bound + 1), -1, np.int64)
+    lookup = np.full(n_nodes * classes * (depth_bound + 1), -1, np.int32)
     for (node, cls, depth), config in explorer.configs.items():
         lookup[(node * classes + cls) * (depth_bound + 1) + depth] = config
     opt, below, below_ptr = [], [], [0]
