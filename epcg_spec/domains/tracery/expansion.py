@@ -130,11 +130,10 @@ class Expansion:
 
     def locals(self, seed: int, streams: Sequence[int]) -> list[tuple[int, str]]:
         """`local(SampleRng(seed, s))` for each stream s: one compiled batch where it can."""
-        walks = self.walks
         found = None
-        if walks is not None and walks.tracery_style:
+        if self.walks is not None:
             states = np.array([SampleRng(seed, s).state for s in streams], np.uint64)
-            found = walks.tracery(states)
+            found = self.walks.tracery(states)
         if found is None:
             return [self.local(SampleRng(seed, s)) for s in streams]
         return [(rank, self.text(raw)) for rank, raw in found]

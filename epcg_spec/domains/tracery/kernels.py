@@ -44,14 +44,17 @@ Walk = namedtuple(
     "Walk",
     "node_kind node_ptr node_items node_a node_b node_c next_class classes depth_bound lookup "
     "opt_ptr opt_node opt_weight below_ptr below_class below_count "
-    "out_ptr out_class out_count root start symbols base_symbols",
+    "out_ptr out_class out_count suffix_base suffix_lookup suffix_ptr suffix_class dead_ends "
+    "root start symbols base_symbols",
 )
 """Program nodes (kind; SEQ items or CAPTURE/WRAP body in node_items[node_ptr[n]:
 node_ptr[n + 1]]; a, b, c: EMIT_TEXT and its piece, or EMIT_VALUE, its symbol and
 the value's index; an EFFECT's op and symbol; 1 for a CAPTURE of a pushed value),
 the class after an effect or capture, and per configuration (node, class, depth),
 found through `lookup`: its options with weights, for each option the derivations of
-the options before it by end class (for ranks), and its own derivations by end class."""
+the options before it by end class (for ranks), and its own derivations by end class;
+the end classes of SEQ node n's items from j on, from a class at a depth, found through
+suffix_lookup at slot suffix_base[n] + j; whether some option can reach a dead end."""
 
 
 Memo = namedtuple("Memo", "slots node start length value keys sizes")
@@ -279,6 +282,42 @@ def _config(w, node, cls, depth):
 
 
 @njit(cache=True)
+def _alive_row(w, alive, f, node, depth, pos):
+    """alive[f + 1, c]: can the derivation be completed after frame f's child ends in
+    class c (the child is item `pos` of a SEQ)? Row 0, beyond the root, is all True."""
+    kind, row = w.node_kind[node], f + 1
+    last = kind != SEQ or pos + 1 == w.node_ptr[node + 1] - w.node_ptr[node]
+    for c in range(w.classes):
+        if kind == CAPTURE:
+            after = w.next_class[node * w.classes + c]
+            alive[row, c] = after >= 0 and alive[f, after]
+        elif last:
+            alive[row, c] = alive[f, c]
+        else:
+            slot = (w.suffix_base[node] + pos + 1) * w.classes + c
+            s = w.suffix_lookup[slot * (w.depth_bound + 1) + depth]
+            found = False
+            if s >= 0:
+                for k in range(w.suffix_ptr[s], w.suffix_ptr[s + 1]):
+                    if alive[f, w.suffix_class[k]]:
+                        found = True
+                        break
+            alive[row, c] = found
+
+
+@njit(cache=True)
+def _live(w, alive, f, option, cls, depth):
+    """Can `option` of the choice in frame f be completed, and all after it?"""
+    cfg = _config(w, option, cls, depth)
+    if cfg < 0:
+        return False
+    for e in range(w.out_ptr[cfg], w.out_ptr[cfg + 1]):  # noqa: SIM110 - numba: no any(generator)
+        if alive[f + 1, w.out_class[e]]:
+            return True
+    return False
+
+
+@njit(cache=True)
 def walk(w, memo, given, given_ptr, states, first_row, tape, tape_ptr, ranks, need):
     """Walk one derivation per row from `first_row` on: by its given choices, or drawing
     each choice by weight from SplitMix64 `states` (left as the draws leave them).
@@ -290,6 +329,8 @@ def walk(w, memo, given, given_ptr, states, first_row, tape, tape_ptr, ranks, ne
     f_depth = np.empty(depth_cap, np.int64)
     f_pos = np.empty(depth_cap, np.int64)
     vec = np.zeros((depth_cap + 1, w.classes), np.int64)
+    dead_ends = local and w.dead_ends
+    alive = np.ones((depth_cap + 1 if dead_ends else 1, w.classes), np.bool_)
     seen = np.empty((depth_cap + 1, w.classes), np.int64)
     used = np.zeros(depth_cap + 1, np.int64)
     stack_sets = np.empty((w.symbols, push_cap), np.int64)
@@ -367,6 +408,8 @@ def walk(w, memo, given, given_ptr, states, first_row, tape, tape_ptr, ranks, ne
                 top += 1
                 f_node[top], f_depth[top], f_pos[top] = node, depth, 0
                 _clear(vec, seen, used, top)
+                if dead_ends:
+                    _alive_row(w, alive, top, node, depth, 0)
                 if kind == PICK:
                     cfg = _config(w, node, cls, depth)
                     lo, hi = w.opt_ptr[cfg], w.opt_ptr[cfg + 1]
@@ -375,11 +418,17 @@ def walk(w, memo, given, given_ptr, states, first_row, tape, tape_ptr, ranks, ne
                     if local:
                         total = 0
                         for k in range(lo, hi):
-                            total += w.opt_weight[k]
+                            if not dead_ends or _live(w, alive, top, w.opt_node[k], cls, depth - 1):
+                                total += w.opt_weight[k]
+                        if total == 0:
+                            return BAD, row
                         r = _splitmix_below(state, total)
                         k = lo
-                        while r >= w.opt_weight[k]:
-                            r -= w.opt_weight[k]
+                        while True:
+                            if not dead_ends or _live(w, alive, top, w.opt_node[k], cls, depth - 1):
+                                if r < w.opt_weight[k]:
+                                    break
+                                r -= w.opt_weight[k]
                             k += 1
                     else:
                         k = lo + given[read]
@@ -421,6 +470,8 @@ def walk(w, memo, given, given_ptr, states, first_row, tape, tape_ptr, ranks, ne
                     _add(vec, seen, used, top, c, vec[scratch, c])
                 f_pos[top] += 1
                 if f_pos[top] < w.node_ptr[node + 1] - w.node_ptr[node]:
+                    if dead_ends:
+                        _alive_row(w, alive, top, node, depth, f_pos[top])
                     node = w.node_items[w.node_ptr[node] + f_pos[top]]
                     cls = ret_class
                     entering = True

@@ -54,10 +54,6 @@ class WalkTables:
     walk: Walk
     uniform: Uniform | None
     pieces: list[str]
-    dead_ends: bool
-    """True if some reachable choice has an option with no derivation (recursion cut
-    by the depth bound, a symbol without rules): Tracery-style draws then weigh the
-    rest of the derivation at each choice, which only the Python walk does."""
 
 
 @dataclass
@@ -68,7 +64,11 @@ class _Explorer:
     options: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
     outs: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
     next_class: dict[tuple[int, int], int] = field(default_factory=dict)
+    suffixes: dict[tuple[int, int, int, int], list[int]] = field(default_factory=dict)
     dead_ends: bool = False
+    """True if some reachable choice has an option with no derivation (recursion cut
+    by the depth bound, a symbol without rules): Tracery-style draws then skip the
+    options after which the derivation cannot be completed."""
 
     def _outcomes(self, node: int, state: Any, depth: int) -> dict[Hashable, Any]:
         found = self.engine.outcomes(node, state, depth, False)
@@ -102,9 +102,12 @@ class _Explorer:
             # the classes between items, with representative states and the number of
             # derivations of the items so far (ranks multiply them: they must fit)
             states = {cls: (state, 1)}
-            for item in args[0]:
+            for j, item in enumerate(args[0]):
                 after: dict[Hashable, tuple[Any, int]] = {}
                 for each, count in states.values():
+                    if j:
+                        ends = self.engine.suffix(node, j, each, depth, False)
+                        self.suffixes[(node, j, sem.key(each), depth)] = list(ends)
                     self.visit(item, each, depth)
                     for k, o in self._outcomes(item, each, depth).items():
                         total = after.get(k, (o.state, 0))[1] + count * o.count
@@ -202,7 +205,7 @@ def build_tables(engine: Engine, sem: TracerySemantics, sampler: Sampler | None)
         explorer.visit(engine.root, engine.start, engine.depth)
         uniform = _uniform(sampler) if sampler is not None else None
     walk, pieces = _walk(engine, sem, explorer)
-    return WalkTables(walk, uniform, pieces, explorer.dead_ends)
+    return WalkTables(walk, uniform, pieces)
 
 
 @contextmanager
@@ -292,6 +295,20 @@ def _walk(engine: Engine, sem: TracerySemantics, explorer: _Explorer) -> tuple[W
     out_ptr = np.zeros(len(explorer.configs) + 1, np.int64)
     out_ptr[1:] = np.cumsum([len(explorer.outs[c]) for c in range(len(explorer.configs))])
     out = [pair for c in range(len(explorer.configs)) for pair in explorer.outs[c]]
+    suffix_base = np.full(n_nodes, -1, np.int64)
+    slots = 0
+    for node, children in enumerate(items):
+        if kind[node] == SEQ:
+            suffix_base[node], slots = slots, slots + len(children)
+    if slots * classes * (depth_bound + 1) > MAX_LOOKUP:
+        raise TooLarge
+    suffix_lookup = np.full(slots * classes * (depth_bound + 1), -1, np.int32)
+    suffix_ptr, suffix_class = [0], []
+    for (node, j, cls, depth), ends in explorer.suffixes.items():
+        slot = (suffix_base[node] + j) * classes + cls
+        suffix_lookup[slot * (depth_bound + 1) + depth] = len(suffix_ptr) - 1
+        suffix_class.extend(ends)
+        suffix_ptr.append(len(suffix_class))
     opt_cols = np.array(opt, np.int64).reshape(-1, 2).T
     below_cols = np.array(below, np.int64).reshape(-1, 2).T
     out_cols = np.array(out, np.int64).reshape(-1, 2).T
@@ -310,6 +327,11 @@ def _walk(engine: Engine, sem: TracerySemantics, explorer: _Explorer) -> tuple[W
         *(np.ascontiguousarray(c) for c in below_cols),
         out_ptr,
         *(np.ascontiguousarray(c) for c in out_cols),
+        suffix_base,
+        suffix_lookup,
+        np.array(suffix_ptr, np.int64),
+        np.array(suffix_class, np.int64),
+        explorer.dead_ends,
         engine.root,
         sem.key(engine.start),
         len(symbols),

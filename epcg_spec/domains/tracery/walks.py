@@ -32,11 +32,6 @@ class CompiledWalks:
         self.tables = tables
         self.memo = TextMemo(tables.pieces, sem, program)
 
-    @property
-    def tracery_style(self) -> bool:
-        """True if Tracery-style draws can be compiled (no option is ever dead)."""
-        return not self.tables.dead_ends
-
     def uniform(self, seed: int, streams: Sequence[int]) -> list[tuple[int, str]] | None:
         """Uniform draws `streams` of `seed`: (rank, text before unescaping) each."""
         keys, lengths = mt_keys(seed, streams)

@@ -22,6 +22,7 @@ def _grammar(symbols: dict[str, tuple[str, ...]], **options) -> Expansion:
 
 
 def _same_as_python(expansion: Expansion, streams: range) -> None:
+    """The batches equal the Python walks (whether the kernels served them or not)."""
     assert expansion.draws(3, streams) == [expansion.draw(3, i) for i in streams]
     assert expansion.locals(4, streams) == [expansion.local(SampleRng(4, i)) for i in streams]
 
@@ -65,6 +66,25 @@ def test_a_trimmed_memo_gives_the_same_texts(monkeypatch):
     monkeypatch.setattr(walks, "MEMO_PIECES", 0)
     assert expansion.draws(5, range(40)) == first
     assert len(expansion.walks.memo.pieces) < len(expansion.walks.memo.base) + 7
+
+
+def test_tracery_style_draws_skip_dead_ends_as_python_does():
+    # 't' may push nothing, after which 's' (no rules) cannot be expanded: that option
+    # is dead only because of what follows it; 'r' recurses into the depth bound
+    expansion = _grammar(
+        {
+            "o": ("#t##s#", "#e#x", "#r#", "[k:#r#]#k.s#"),
+            "t": ("[s:pushed]", ""),
+            "s": (),
+            "e": (),
+            "r": ("r", "(#r#)", "#r.capitalize#!"),
+        },
+        depth=5,
+    )
+    assert not expansion.finite
+    states = np.array([SampleRng(4, i).state for i in range(300)], np.uint64)
+    assert expansion.walks.tracery(states) is not None  # served, not handed back
+    _same_as_python(expansion, range(300))
 
 
 def test_too_many_pushes_fall_back_to_python():
