@@ -12,7 +12,7 @@ from ...search.expand import Derivation, Engine, Sampler, SampleRng
 from .compile import Compiler, Rule
 from .parse import unescape
 from .semantics import TracerySemantics
-from .walk_tables import TooLarge, build_tables
+from .walk_tables import Uncompiled, build_tables
 from .walks import CompiledWalks
 
 BLOCK = 256
@@ -94,7 +94,7 @@ class Expansion:
             return None
         try:
             tables = build_tables(self.engine, self.semantics, self.sampler)
-        except TooLarge:
+        except Uncompiled:
             return None
         return CompiledWalks(tables, self.semantics, self.compiler.program)
 

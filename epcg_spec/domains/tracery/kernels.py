@@ -215,6 +215,8 @@ def uniform_choices(u, base, keys, key_lens, choices, choice_ptr):
     stack = np.empty(4096, np.int64)
     written = 0
     choice_ptr[0] = 0
+    if u.end_cum.shape[0] == 0:
+        return BAD, written
     for row in range(keys.shape[0]):
         _mt_seed(mt, base, keys[row], key_lens[row])
         at[0] = N

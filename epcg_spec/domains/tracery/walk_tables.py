@@ -4,8 +4,9 @@ The tables are read off the expand back end itself, so the compiled walks make t
 same draws as its Python ones: `Walk` holds, for each configuration (node, state
 class, depth left) a derivation can reach, the options of a choice and the counts of
 `Engine.outcomes`; `Uniform` holds the draw tables of `Sampler`, one per configuration
-(node, class, depth, end class). Built once per expansion; `TooLarge` where the kernels
-cannot stand in for the Python walk (counts past 2**62, tables past a size bound).
+(node, class, depth, end class). Built once per expansion; `Uncompiled` where the kernels
+cannot stand in for the Python walk (counts past 2**62, tables past a size bound,
+no derivation at all).
 """
 
 from __future__ import annotations
@@ -43,8 +44,9 @@ MAX_CLASSES = 1 << 12
 EFFECT_OPS = {"begin": BEGIN, "push": PUSH, "pop": POP, "mark": MARK}
 
 
-class TooLarge(Exception):
-    """The tables would pass a bound: the Python walk serves this grammar."""
+class Uncompiled(Exception):
+    """The tables would pass a bound, or there is nothing to draw: the Python walk
+    serves this grammar (and says what is wrong, if anything)."""
 
 
 @dataclass
@@ -74,7 +76,7 @@ class _Explorer:
         found = self.engine.outcomes(node, state, depth, False)
         for o in found.values():
             if o.count >= MAX_COUNT or o.weight >= MAX_COUNT:
-                raise TooLarge
+                raise Uncompiled
         return found
 
     def visit(self, node: int, state: Any, depth: int) -> None:
@@ -85,7 +87,7 @@ class _Explorer:
             return
         config = self.configs[key] = len(self.configs)
         if len(self.configs) > MAX_CONFIGS:
-            raise TooLarge
+            raise Uncompiled
         outcomes = self._outcomes(node, state, depth)
         self.outs[config] = [(k, o.count) for k, o in outcomes.items()]
         kind, args = program.kinds[node], program.args[node]
@@ -112,7 +114,7 @@ class _Explorer:
                     for k, o in self._outcomes(item, each, depth).items():
                         total = after.get(k, (o.state, 0))[1] + count * o.count
                         if total >= MAX_COUNT:
-                            raise TooLarge
+                            raise Uncompiled
                         after[k] = (after.get(k, (o.state, 0))[0], total)
                 states = after
         elif kind != EMIT:
@@ -133,7 +135,7 @@ class _UniformExplorer:
     def _new(self, key: tuple, kind: int) -> int:
         index = self.configs[key] = len(self.kinds)
         if index > MAX_CONFIGS:
-            raise TooLarge
+            raise Uncompiled
         self.kinds.append(kind)
         self.entries.append([])
         return index
@@ -199,7 +201,7 @@ class _UniformExplorer:
 
 
 def build_tables(engine: Engine, sem: TracerySemantics, sampler: Sampler | None) -> WalkTables:
-    """The tables of `engine`'s derivations; raises TooLarge past the bounds."""
+    """The tables of `engine`'s derivations; raises Uncompiled past the bounds."""
     with _deep_recursion():
         explorer = _Explorer(engine, sem)
         explorer.visit(engine.root, engine.start, engine.depth)
@@ -223,13 +225,15 @@ def _uniform(sampler: Sampler) -> Uniform:
     explorer = _UniformExplorer(sampler)
     engine = sampler.engine
     ends, cumulative = sampler._ends
+    if not ends:
+        raise Uncompiled
     end_cfg = [explorer.visit(engine.root, engine.start, engine.depth, e) for e in ends]
     ptr = np.zeros(len(explorer.kinds) + 1, np.int64)
     ptr[1:] = np.cumsum([len(e) for e in explorer.entries])
     flat = [entry for entries in explorer.entries for entry in entries]
     columns = np.array(flat, np.int64).reshape(-1, 4).T
     if len(cumulative) and cumulative[-1] >= MAX_COUNT:
-        raise TooLarge
+        raise Uncompiled
     return Uniform(
         np.array(explorer.kinds, np.int64),
         ptr,
@@ -243,7 +247,7 @@ def _walk(engine: Engine, sem: TracerySemantics, explorer: _Explorer) -> tuple[W
     program = engine.program
     n_nodes, classes, depth_bound = len(program), len(sem._ids), engine.depth
     if n_nodes * classes * (depth_bound + 1) > MAX_LOOKUP or classes > MAX_CLASSES:
-        raise TooLarge
+        raise Uncompiled
     symbols: dict[str, int] = {name: i for i, name in enumerate(sem.symbols)}
     pieces: dict[str, int] = {}
     kind = np.array(program.kinds, np.int64)
@@ -282,7 +286,7 @@ def _walk(engine: Engine, sem: TracerySemantics, explorer: _Explorer) -> tuple[W
     for config, (_, cls, depth) in enumerate(explorer.configs):
         options = explorer.options.get(config, [])
         if sum(w for _, w in options) >= MAX_COUNT:
-            raise TooLarge
+            raise Uncompiled
         before: dict[int, int] = {}
         for option, weight in options:
             opt.append((option, weight))
@@ -301,7 +305,7 @@ def _walk(engine: Engine, sem: TracerySemantics, explorer: _Explorer) -> tuple[W
         if kind[node] == SEQ:
             suffix_base[node], slots = slots, slots + len(children)
     if slots * classes * (depth_bound + 1) > MAX_LOOKUP:
-        raise TooLarge
+        raise Uncompiled
     suffix_lookup = np.full(slots * classes * (depth_bound + 1), -1, np.int32)
     suffix_ptr, suffix_class = [0], []
     for (node, j, cls, depth), ends in explorer.suffixes.items():

@@ -111,3 +111,8 @@ def test_a_build_sized_picker_draws_in_compiled_blocks():
             else (lambda i: expansion.draw(6, i))
         )
         assert picked == [one(i) for i in range(250, 270)]
+
+
+def test_a_grammar_without_derivations_is_left_to_python():
+    expansion = _grammar({"o": ()})
+    assert expansion.total == 0 and expansion.walks is None
