@@ -414,9 +414,9 @@ def walk(w, memo, given, given_ptr, states, first_row, tape, tape_ptr, ranks, ne
                     _alive_row(w, alive, top, node, depth, 0)
                 if kind == PICK:
                     cfg = _config(w, node, cls, depth)
-                    lo, hi = w.opt_ptr[cfg], w.opt_ptr[cfg + 1]
-                    if hi == lo:
+                    if cfg < 0 or w.opt_ptr[cfg] == w.opt_ptr[cfg + 1]:
                         return BAD, row
+                    lo, hi = w.opt_ptr[cfg], w.opt_ptr[cfg + 1]
                     if local:
                         total = 0
                         for k in range(lo, hi):
@@ -503,6 +503,8 @@ def walk(w, memo, given, given_ptr, states, first_row, tape, tape_ptr, ranks, ne
                         n_captures += 1
                     ret_class = w.next_class[node * w.classes + ret_class]
                 else:
+                    if n_tape == tape.shape[0]:
+                        return FULL, row
                     tape[n_tape] = piece
                     n_tape += 1
                     for k in range(used[child]):

@@ -52,6 +52,12 @@ def test_outputs_longer_than_the_first_buffers():
     _same_as_python(expansion, range(5))
 
 
+def test_many_empty_modified_texts():
+    # each wrap of nothing writes one piece where no text was: the buffer must grow there too
+    expansion = _grammar({"o": ("#e.capitalize#" * 150 + "#w#",), "e": ("",), "w": ("a", "b")})
+    _same_as_python(expansion, range(3))
+
+
 def test_a_memo_that_outgrows_its_first_table():
     # about 700 distinct modified texts: past the memo's first 512 entries
     words = tuple(f"{a}{b}{c}" for a in "abcdefghij" for b in "klmnopqrst" for c in "aeiouyxwvz")
