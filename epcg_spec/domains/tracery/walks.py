@@ -138,8 +138,11 @@ def _memo_arrays(slots: int, keys: int, old: Memo | None = None) -> Memo:
 def mt_keys(seed: int, streams: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
     """The 32-bit words CPython seeds its Mersenne Twister with, for each stream's seed."""
     base = seed * SAMPLER_SEED
-    if base >= 0 and streams and min(streams) >= 0 and max(streams) < 1 << 63:
-        low = np.asarray(streams, np.int64)
+    try:
+        low = np.fromiter(streams, np.int64, len(streams))
+    except OverflowError:
+        low = None
+    if base >= 0 and low is not None and (len(low) == 0 or low.min() >= 0):
         width = max(2, (base.bit_length() + 31) // 32)
         words = [(base >> (32 * i)) & 0xFFFFFFFF for i in range(width)]
         keys = np.tile(np.array(words, np.int64), (len(low), 1))
