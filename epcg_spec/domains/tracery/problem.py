@@ -193,9 +193,7 @@ class TraceryProblem:
         mode = self.spec.mode
         if mode == "all":
             return lambda i: (i, expansion.at(i))
-        if mode == "tracery":
-            return lambda i: expansion.local(SampleRng(seed, i))
-        return lambda i: expansion.draw(seed, i)
+        return expansion.picker(seed, mode == "tracery", self.spec.count)
 
     def _result(self, ctx: RunContext, expansion: Expansion) -> dict[str, Any]:
         result = base_result(self.name, self.kind, self.backend, ctx)

@@ -43,7 +43,7 @@ class TracerySemantics:
         self._value_options: dict[tuple[str, int], list[tuple[int, int]]] = {}
         self._ids: dict[Hashable, int] = {}
         self._derived: dict[tuple, int] = {}
-        self._shown = lru_cache(maxsize=1 << 16)(self._expand_plain)
+        self.shown = lru_cache(maxsize=1 << 16)(self._expand_plain)
 
     def start(self) -> TState:
         return TState({}, (), {})
@@ -161,7 +161,7 @@ class TracerySemantics:
     def emit(self, payload: tuple, state: TState) -> str:
         if payload[0] == "text":
             return payload[1]
-        return self._shown(self.stack(state, payload[1])[-1][payload[2]])
+        return self.shown(self.stack(state, payload[1])[-1][payload[2]])
 
     def _expand_plain(self, value: str) -> str:
         """What a pushed plain value shows when chosen: its text read back as a rule."""
