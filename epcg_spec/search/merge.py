@@ -2,7 +2,9 @@
 
 Exhaustive shards add their counts and merge their best lists by (score, rank); their files
 (pictures of each shard's best) are not carried over, since the merged best list differs: the
-caller draws them again (the domain's `merged_files`). Item shards
+caller draws them again (the domain's `merged_files`). Witness layout shards merge the same
+way, their tallies added; the files of each merged best panel are those its shard drew,
+renumbered (best-J... of a shard becomes best-K... of the merged list). Item shards
 (wfc, sudoku, ppg, tracery) hold consecutive items: their per-item lists are joined in shard
 order and their tallies added; a file that several shards wrote (Tracery's outputs.txt) is
 joined in shard order too, and every other file is taken as it is.
@@ -30,13 +32,15 @@ def merge_results(results: list[dict[str, Any]], folders: list[Path]) -> RunOutp
     folders = [folders[i] for i in order]
     first = results[0]
     files: dict[str, bytes] = {}
-    if first.get("backend") == "exhaustive":
+    if first.get("kind") == "witness":
+        merged, files = _witness(results, folders)
+    elif first.get("backend") == "exhaustive":
         merged = _exhaustive(results)
     elif first.get("kind") in ITEM_KINDS:
         merged, files = _items(results), _files(folders)
     else:
         raise UsageError(
-            f"merge combines shards of space and item kinds ({', '.join(ITEM_KINDS)}); "
+            f"merge combines shards of space, witness and item kinds ({', '.join(ITEM_KINDS)}); "
             f"kind {first.get('kind')} is not sharded"
         )
     merged.update({k: round(sum(r.get(k, 0) for r in results), 3) for k in TIME_SUMS})
@@ -81,6 +85,54 @@ def _exhaustive(results: list[dict[str, Any]]) -> dict[str, Any]:
         best=best,
     )
     return merged
+
+
+def _witness(
+    results: list[dict[str, Any]], folders: list[Path]
+) -> tuple[dict[str, Any], dict[str, bytes]]:
+    """Layout shards: tallies added, histograms added, best panels merged with their files."""
+    first = results[0]
+    sign = 1 if first["objective"]["sense"] == "minimize" else -1
+    ranked = sorted(
+        ((sign * b["score"], b["rank"], s, j) for s, r in enumerate(results) for j, b in
+         enumerate(r["best"])),
+    )[: first["top"]]  # fmt: skip
+    histogram: dict[int, int] = {}
+    for r in results:
+        for solutions, panels in r["solutions_histogram"].items():
+            histogram[int(solutions)] = histogram.get(int(solutions), 0) + panels
+    merged = dict(first)
+    merged.update(
+        {key: sum(r[key] for r in results) for key in ("evaluated", "count", "unique", "invalid")},
+        solutions_histogram={str(c): histogram[c] for c in sorted(histogram)},
+        best=[results[s]["best"][j] for _, _, s, j in ranked],
+        shard={
+            "index": 0,
+            "count": 1,
+            "lo": first["shard"]["lo"],
+            "hi": results[-1]["shard"]["hi"],
+        },
+    )
+    files: dict[str, bytes] = {}
+    for k, (_, _, s, j) in enumerate(ranked):
+        files.update(_renumbered(folders[s], first["spec"], j, k))
+    return merged, files
+
+
+def _renumbered(folder: Path, spec: str, old: int, new: int) -> dict[str, bytes]:
+    """The files of best entry `old` of a shard's folder as entry `new` of the merged list
+    (in their names, and in the name of the spec each YAML file holds)."""
+    stem, renamed = f"best-{old}", f"best-{new}"
+    files = {}
+    for path in sorted(Path(folder).iterdir()):
+        name = path.name
+        if name.startswith((stem + ".", stem + "-")):
+            data = path.read_bytes()
+            if name.endswith(".yaml"):
+                old_name = f"name: {spec}-{stem}\n".encode()
+                data = data.replace(old_name, f"name: {spec}-{renamed}\n".encode(), 1)
+            files[renamed + name[len(stem) :]] = data
+    return files
 
 
 def _items(results: list[dict[str, Any]]) -> dict[str, Any]:

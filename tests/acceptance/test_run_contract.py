@@ -61,7 +61,7 @@ HONOURED = {
         "sample": {"--rank", "-n", "--distinct"},
     },
     "witness-must-cross.yaml": {
-        "build": {"--resume", "--fresh", "--time-limit", "--threads", "--scheduler"},
+        "build": {"--shard", "--resume", "--fresh", "--time-limit", "--threads", "--scheduler"},
         "count": {"--constrained", "--time-limit", "--threads", "--scheduler"},
         "sample": {"--rank", "-n", "--distinct"},
     },

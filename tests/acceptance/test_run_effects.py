@@ -63,6 +63,27 @@ def test_item_shards_together_are_the_single_run(spec, tmp_path):
     assert _files(merged) == _files(tmp_path / "one")
 
 
+def test_witness_shards_merge_to_the_single_run_with_its_pictures(tmp_path):
+    """Most solutions: the best panels lie in different shards, so merging renumbers
+    the files each shard drew."""
+    text = (SPECS / "witness-must-cross.yaml").read_text()
+    text = text.replace("fewest-solutions", "most-solutions").replace("top: 3", "top: 4")
+    spec = tmp_path / "most.yaml"
+    spec.write_text(text)
+    run = ["build", str(spec), "-q", "--param", "hexagons=2"]
+    assert main([*run, "--out", str(tmp_path / "one")]) == 0
+    shards = [tmp_path / f"s{i}" for i in range(8)]
+    for i, out in enumerate(shards):
+        assert main([*run, "--shard", f"{i}/8", "--out", str(out)]) == 0
+    merged = tmp_path / "merged"
+    assert main(["merge", *map(str, reversed(shards)), "--out", str(merged)]) == 0
+    one = _result(tmp_path / "one")
+    assert _result(merged) == one
+    assert _files(merged) == _files(tmp_path / "one")
+    holding = {i for i, out in enumerate(shards) for b in _result(out)["best"] if b in one["best"]}
+    assert len(holding) > 1 and len(one["best"]) == 4 and one["evaluated"] == 780  # C(40, 2)
+
+
 @pytest.mark.parametrize("spec", ITEM_SPECS)
 def test_an_interrupted_item_build_resumes_to_the_same_content(spec, tmp_path, monkeypatch):
     assert _build(spec, tmp_path / "one") == 0

@@ -16,7 +16,9 @@ class WitnessDomain:
     summary = "The Witness line puzzles: solve panels, count layouts, find joint panels"
     formats = ()
     supports: ClassVar[dict[str, frozenset[str]]] = {
-        "build": frozenset({"--resume", "--fresh", "--time-limit", "--threads", "--scheduler"}),
+        "build": frozenset(
+            {"--shard", "--resume", "--fresh", "--time-limit", "--threads", "--scheduler"}
+        ),
         "count": frozenset({"--constrained", "--time-limit", "--threads", "--scheduler"}),
         "sample": frozenset({"--rank", "-n", "--distinct"}),
     }

@@ -117,19 +117,16 @@ class WitnessProblem:
 
     def refused(self, command: str) -> dict[str, str]:
         """Run flags this spec's mode cannot honour, with the reason."""
-        flags = ("--resume", "--fresh", "--time-limit", "--threads", "--scheduler")
+        flags = ("--shard", "--resume", "--fresh", "--time-limit", "--threads", "--scheduler")
         if self.spec.mode == "solve" and command in ("build", "count"):
             return dict.fromkeys(flags, "mode solve checks one panel in a single search")
-        refused = {}
-        if command == "build":
-            refused["--shard"] = (
-                "`merge` cannot draw a witness run's panels again yet; spread the layouts "
-                "over processes or machines with --scheduler instead"
-            )
         if self.spec.mode == "joint" and command == "build":
             why = "a joint search's first phase (collecting candidates) keeps no checkpoint"
-            refused["--time-limit"] = why
-        return refused
+            return {
+                "--time-limit": why,
+                "--shard": "a joint search needs every candidate panel in one run",
+            }
+        return {}
 
     def count(self, ctx: RunContext, constrained: bool) -> RunOutput:
         size = self.space_size()
@@ -255,6 +252,8 @@ class WitnessProblem:
                 "expr": "solutions",
             },
             best=[],
+            top=self.spec.top,
+            shard=outcome.report.shard_field(),
             seconds=round(outcome.report.seconds, 3),
             **outcome.report.fields(),
         )
