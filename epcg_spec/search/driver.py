@@ -259,10 +259,12 @@ def _interruptible() -> Iterator[threading.Event]:
 def resize_chunk(
     size: int, elapsed: float, seconds: float = CHUNK_SECONDS, most: int = 1 << 14
 ) -> int:
-    """The next chunk's size: doubled (up to `most`) after a chunk that took under half of
-    `seconds`, halved after one that took over twice as long."""
+    """The next chunk's size: after a chunk that took under half of `seconds`, grown
+    towards `seconds` (at least doubled, at most 16 times, up to `most`); halved after
+    one that took over twice as long."""
     if elapsed < seconds / 2:
-        return max(1, min(size * 2, most))
+        grow = min(16, max(2, int(seconds / max(elapsed, 1e-9))))
+        return max(1, min(size * grow, most))
     if elapsed > seconds * 2 and size > 1:
         return size // 2
     return min(size, most)
