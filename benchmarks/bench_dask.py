@@ -15,7 +15,6 @@ all cores. `--smoke`: 9-queens and Fling to 4 pieces on 2 workers, to check that
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 import tempfile
@@ -25,11 +24,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from distributed import Client, LocalCluster  # noqa: E402
+from distributed import Client  # noqa: E402
 
 import epcg_spec  # noqa: E402
 from epcg_spec.core.result import without_timings  # noqa: E402
-from epcg_spec.search.cluster import TASK_SECONDS  # noqa: E402
+from epcg_spec.search.cluster import TASK_SECONDS, local_cluster  # noqa: E402
 
 SMOKE = "--smoke" in sys.argv[1:]
 N_QUEENS = 9 if SMOKE else 12
@@ -71,16 +70,7 @@ def main() -> None:
             return epcg_spec.load(ROOT / "specs" / "fling.yaml", {"pieces": pieces}, layers)
 
         fling("warm-up").build(threads=1)
-        with (
-            LocalCluster(
-                n_workers=n,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=":0",
-                silence_logs=logging.ERROR,
-            ) as cluster,
-            Client(cluster) as client,
-        ):
+        with local_cluster(n) as cluster, Client(cluster) as client:
             queens.build(threads=1, no_prune=True, scheduler=client)  # workers warm up
             fling("warm-up-workers").build(threads=1, scheduler=client)
             overhead = per_task_seconds(client)

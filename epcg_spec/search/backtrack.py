@@ -491,20 +491,13 @@ def next_solutions(run: Search, decisions: int) -> tuple[list[np.ndarray], bool]
 
 
 @dataclass
-class SolutionsJob:
+class SolutionsJob(SearchJob):
     """The driver's job walking every complete assignment of a `solutions_search`: units
     are decisions, each chunk's assignments go to `take` in search order (which answers
     whether it wants more), and the job is finished when the search ends. Not
     checkpointed: `take` keeps its own tally."""
 
-    search: Search
-    label: str
-    take: Callable[[np.ndarray], bool]
-    units: int = 1 << 62
-    noun: str = "decisions"
-    most: int = 1 << 22
-    fixed: int = 0
-    finished: bool = False
+    take: Callable[[np.ndarray], bool] = field(kw_only=True)
 
     def prepare(self, first: int) -> None:
         self.fold(next_solutions(self.search, 1))  # compiles the kernels
@@ -525,6 +518,3 @@ class SolutionsJob:
 
     def restore(self, state: dict) -> None:
         raise NotImplementedError("a solutions walk is not checkpointed")
-
-    def weight(self, lo: int, hi: int) -> int:
-        return 0

@@ -109,19 +109,26 @@ def connected(scheduler: Any, ctx: RunContext) -> Iterator[None]:
             ctx.cluster = None
 
 
+def local_cluster(workers: int) -> Any:
+    """A dask LocalCluster of `workers` processes here, one task at a time each, its logs
+    quiet but for errors, its dashboard (if bokeh is installed) on a free port."""
+    import distributed
+
+    return distributed.LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=":0",
+        silence_logs=logging.ERROR,
+    )
+
+
 @contextmanager
 def _client(how: str, value: Any) -> Iterator[Any]:
     import distributed
 
     if how == "local":
-        cluster = distributed.LocalCluster(
-            n_workers=value,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",
-            silence_logs=logging.ERROR,
-        )
-        with cluster, distributed.Client(cluster) as client:
+        with local_cluster(value) as cluster, distributed.Client(cluster) as client:
             yield client
         return
     try:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import os
 import signal
 import subprocess
@@ -11,7 +10,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from distributed import Client, LocalCluster
+from distributed import Client
 
 import epcg_spec
 from epcg_spec.cli.main import main
@@ -33,16 +32,7 @@ LONG = ("n-queens.yaml", {"n": 11})  # 39.9 M ranks unpruned: about a second a w
 
 @pytest.fixture(scope="module")
 def client():
-    with (
-        LocalCluster(
-            n_workers=2,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",
-            silence_logs=logging.ERROR,
-        ) as local,
-        Client(local) as connected,
-    ):
+    with cluster.local_cluster(2) as local, Client(local) as connected:
         yield connected
 
 
@@ -241,7 +231,7 @@ WORKER_WITHOUT_THE_PACKAGE = textwrap.dedent(
 
 def test_a_worker_without_the_package_is_named(tmp_path):
     with (
-        LocalCluster(n_workers=0, processes=True, dashboard_address=":0") as empty,
+        cluster.local_cluster(0) as empty,
         Client(empty) as bare,
     ):
         address = empty.scheduler_address
@@ -279,7 +269,7 @@ def test_a_store_a_worker_cannot_see_is_one_line(tmp_path):
     hidden = tmp_path / "shared"
     hidden.mkdir()
     with (
-        LocalCluster(n_workers=0, processes=True, dashboard_address=":0") as empty,
+        cluster.local_cluster(0) as empty,
         Client(empty) as bare,
     ):
         command = HIDDEN_STORE_WORKER.format(

@@ -1,9 +1,9 @@
 """Exhaustive mode: every valid order of a small universe, counted and listed.
 
-The orders are the complete assignments of the order network, walked by
-`backtrack.solutions`. With `symmetry: templates`, orders that differ only by swapping the
-copies of a template are counted once: each is reduced to its smallest image under every
-permutation of the copies (a canonical form), and distinct forms are counted.
+The orders are the complete assignments of the order network, walked through the run
+driver by `backtrack.SolutionsJob`. With `symmetry: templates`, orders that differ only by
+swapping the copies of a template are counted once: each is reduced to its smallest image
+under every permutation of the copies (a canonical form), and distinct forms are counted.
 """
 
 from __future__ import annotations
@@ -89,5 +89,5 @@ def enumerate_orders(
     run = backtrack.solutions_search(network.net.compile())
     if run is None:
         return found, None
-    report = driver.run(backtrack.SolutionsJob(run, "enumerating orders", take), ctx, None)
+    report = driver.run(backtrack.SolutionsJob(run, "enumerating orders", take=take), ctx, None)
     return found, report
