@@ -31,7 +31,7 @@ from ..core.version import __version__
 from .driver import CHUNK_SECONDS, Job, resize_chunk
 
 EXTRA = "pip install 'epcg-spec[dask]'"
-TASK_SECONDS = 4 * CHUNK_SECONDS  # Dask spends about a millisecond a task: far under 5 %
+TASK_SECONDS = 2 * CHUNK_SECONDS  # Dask spends a few milliseconds a task: far under 5 %
 TASKS_PER_THREAD = 2  # tasks in flight per worker thread: one running, one queued
 CONNECT_SECONDS = 10
 
