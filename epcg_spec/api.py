@@ -29,6 +29,7 @@ from .spec.load import Loaded, check_document, load_document, parse_document
 from .spec.params import parse_overrides
 
 FORMATS = {"yaml": ".yaml", "dsl": ".epcg", "json": ".json"}
+DEVICES = ("cpu", "gpu")
 COUNT_BUDGET_SECONDS = 600.0  # a count that would take longer needs --time-limit
 
 
@@ -122,6 +123,7 @@ class Spec:
         no_prune: bool = False,
         force: bool = False,
         allow_python: bool = False,
+        device: str = "cpu",
         progress: Progress | None = None,
     ) -> Result:
         """Run the spec's back end; with `out`, write result.json, the files and the gallery
@@ -132,6 +134,7 @@ class Spec:
         if resume and fresh:
             raise UsageError("--resume continues a checkpoint and --fresh discards it: give one")
         flags = {
+            "--device": _device(device),
             "--threads": threads,
             "--shard": shard,
             "--resume": resume,
@@ -154,6 +157,7 @@ class Spec:
             kind=self.kind,
             options={**self.options, "no_prune": no_prune},
             allow_python=allow_python,
+            device=device,
         )
         if not force:
             budget.refuse_oversize(problem, ctx, Path(out) if out is not None else Path.cwd())
@@ -173,10 +177,12 @@ class Spec:
         threads: int | None = None,
         no_prune: bool = False,
         allow_python: bool = False,
+        device: str = "cpu",
         progress: Progress | None = None,
     ) -> Result:
         """The exact size of the space (and, if `constrained`, how many meet every rule)."""
         flags = {
+            "--device": _device(device),
             "--constrained": constrained,
             "--limit": limit,
             "--time-limit": time_limit,
@@ -195,6 +201,7 @@ class Spec:
             kind=self.kind,
             options={**self.options, "no_prune": no_prune},
             allow_python=allow_python,
+            device=device,
         )
         result = Result.of(problem.count(ctx, constrained))
         if result.stopped == "too long":
@@ -309,6 +316,13 @@ def _duration(seconds: float) -> str:
         if seconds >= 2 * size:
             return f"{seconds / size:,.1f} {unit}"
     return f"{seconds:,.0f} s"
+
+
+def _device(device: str) -> bool:
+    """Whether `device` asks for a GPU path (every kind runs on the CPU)."""
+    if device not in DEVICES:
+        raise UsageError(f"device {device!r}: give one of {', '.join(DEVICES)}")
+    return device == "gpu"
 
 
 def _shard(shard: tuple[int, int] | None) -> tuple[int, int]:

@@ -101,6 +101,13 @@ _time_limit = click.option(
     metavar="SECONDS",
     help="Stop after about this long; the partial result is written and --resume continues.",
 )
+_device = click.option(
+    "--device",
+    type=click.Choice(api.DEVICES),
+    default="cpu",
+    show_default=True,
+    help="Where the work runs: gpu needs numba-cuda and a CUDA device (kind space, --no-prune).",
+)
 _allow_python = click.option(
     "--allow-python",
     is_flag=True,
@@ -150,6 +157,7 @@ cli.add_command(validate)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--force", is_flag=True, help="Start even if the estimates exceed the machine.")
 @_allow_python
+@_device
 @_domain_options("build")
 def build(
     spec,
@@ -166,6 +174,7 @@ def build(
     quiet,
     force,
     allow_python,
+    device,
     **given,
 ):
     """Compile SPEC, run its back end, write OUT/result.json and the content."""
@@ -182,6 +191,7 @@ def build(
         no_prune=no_prune,
         force=force,
         allow_python=allow_python,
+        device=device,
         progress=StderrProgress(quiet),
     )
     _emit(result, as_json)
@@ -207,9 +217,20 @@ def build(
 @_json
 @_param
 @_allow_python
+@_device
 @_domain_options("count")
 def count(
-    spec, constrained, limit, time_limit, no_prune, threads, as_json, params, allow_python, **given
+    spec,
+    constrained,
+    limit,
+    time_limit,
+    no_prune,
+    threads,
+    as_json,
+    params,
+    allow_python,
+    device,
+    **given,
 ):
     """Print the exact size of SPEC's space (and, with --constrained, how many are valid)."""
     result = _load(spec, params, given).count(
@@ -220,6 +241,7 @@ def count(
         no_prune=no_prune,
         progress=StderrProgress(),
         allow_python=allow_python,
+        device=device,
     )
     _emit(result, as_json)
     _stopped(result, "")

@@ -39,6 +39,7 @@ class RunContext:
     kind: str = ""
     options: dict[str, Any] = field(default_factory=dict)
     allow_python: bool = False  # may the spec's Python hooks be imported (run)? see docs/trust.md
+    device: str = "cpu"  # "gpu": a kind with a GPU path runs its work there (--device)
 
 
 @dataclass

@@ -56,7 +56,8 @@ class Tally:
 
 @dataclass
 class Kernels:
-    """A generated module with `run_blocks`, and the arrays it takes."""
+    """A generated module with the block loops, the arrays they take, and the device they
+    run on: "cpu" (`run_scanned`, `run_pruned`) or "gpu" (`gpu_scan`, exhaustive_gpu.py)."""
 
     module: ModuleType
     length: int
@@ -65,6 +66,8 @@ class Kernels:
     tables: tuple
     groups: int
     scored: bool
+    device: str = "cpu"
+    gpu_inputs: tuple | None = None  # the params and space arrays, once sent to the GPU
 
 
 @dataclass
@@ -103,6 +106,10 @@ class ExhaustiveJob:
 
     @property
     def most(self) -> int:
+        if self.kernels.device == "gpu":
+            from .exhaustive_gpu import MOST_RANKS
+
+            return max(1, MOST_RANKS // self.block)
         return max(1, 64 * numba.get_num_threads())
 
     def prepare(self, first: int) -> None:
@@ -140,6 +147,12 @@ def run(kernels: Kernels, size: int, prune: bool, top: int, ctx: RunContext, key
 
 
 def _chunk(kernels: Kernels, starts, ends, prune: bool, top: int) -> Tally:
+    if kernels.device == "gpu":  # blocks lo..hi - 1 are one run of ranks: one launch
+        from . import exhaustive_gpu  # only a GPU run imports numba.cuda
+
+        assert not prune, "the GPU path scans; pruned GPU runs are refused before"
+        first, last = (int(starts[0]), int(ends[-1])) if len(starts) else (0, 0)
+        return exhaustive_gpu.scan(kernels, first, last, top)
     n = len(starts)
     counts = np.zeros(n, np.int64)
     evaluated = np.zeros(n, np.int64)

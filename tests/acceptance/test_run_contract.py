@@ -26,6 +26,9 @@ FLAG_ARGS = {
     "--distinct": ["--distinct"],
     "--force": ["--force"],
     "--allow-python": ["--allow-python"],
+    # the GPU scans every rank, so a spec that prunes takes it with --no-prune (checked after
+    # --device: a kind without a GPU path is refused naming --device)
+    "--device": ["--device", "gpu", "--no-prune"],
 }
 COMMAND_FLAGS = {
     "build": [
@@ -37,6 +40,7 @@ COMMAND_FLAGS = {
         "--no-prune",
         "--force",
         "--allow-python",
+        "--device",
     ],
     "count": [
         "--constrained",
@@ -45,6 +49,7 @@ COMMAND_FLAGS = {
         "--threads",
         "--no-prune",
         "--allow-python",
+        "--device",
     ],
     "sample": ["--rank", "-n", "--distinct"],
 }
@@ -52,8 +57,9 @@ ITEMS = {"--shard", "--resume", "--fresh", "--time-limit"}
 SEARCH_COUNT = {"--limit", "--time-limit"}
 HONOURED = {
     "n-queens.yaml": {
-        "build": ITEMS | {"--threads", "--no-prune", "--force", "--allow-python"},
-        "count": {"--constrained", "--time-limit", "--threads", "--no-prune", "--allow-python"},
+        "build": ITEMS | {"--threads", "--no-prune", "--force", "--allow-python", "--device"},
+        "count": {"--constrained", "--time-limit", "--threads", "--no-prune", "--allow-python"}
+        | {"--device"},
         "sample": {"--rank", "-n", "--distinct"},
     },
     "witness-must-cross.yaml": {

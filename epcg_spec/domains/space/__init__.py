@@ -19,10 +19,11 @@ class SpaceDomain:
     supports: ClassVar[dict[str, frozenset[str]]] = {
         "build": frozenset(
             {"--shard", "--resume", "--fresh", "--time-limit", "--threads", "--no-prune"}
-            | {"--force", "--allow-python"}
+            | {"--force", "--allow-python", "--device"}
         ),
         "count": frozenset(
             {"--constrained", "--time-limit", "--threads", "--no-prune", "--allow-python"}
+            | {"--device"}
         ),
         "sample": frozenset({"--rank", "-n", "--distinct"}),
     }

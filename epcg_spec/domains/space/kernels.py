@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ...compile.connector import identifier, loop_template
@@ -13,9 +15,20 @@ from .model import Condition, SpaceSpec
 DUMMY_TABLE = np.zeros(1, np.int64)
 
 
-def module_source(spec: SpaceSpec) -> tuple[list[str], list[str], tuple, int, list[int]]:
-    """(import lines, source parts, prefix tables T, mask groups, constants after the params)
-    of the spec's connector module."""
+class ModuleSource(NamedTuple):
+    """The parts of a space spec's connector module, and what its kernels need."""
+
+    imports: list[str]
+    parts: list[str]
+    tables: tuple  # the prefix tables T
+    groups: int  # the mask groups of the prefix check's scratch
+    constants: list[int]  # read after the params, see ExpressionWriter.constant
+    allocates: bool  # the kernels allocate memory (or run the spec's Python functions)
+
+
+def module_source(spec: SpaceSpec, device: str = "cpu") -> ModuleSource:
+    """The spec's connector module: its kernels and the CPU loops, and with device "gpu"
+    the GPU scan too (exhaustive_gpu_loop.py, which runs the CPU loop's scan per thread)."""
     imports, space_source = space_kernel_source(spec.space)
     imports.append("from epcg_spec.spaces.bits import popcount")
     writer = ExpressionWriter(spec.symbols, spec.analyzer.facts, prefix="e")
@@ -40,7 +53,10 @@ def module_source(spec: SpaceSpec) -> tuple[list[str], list[str], tuple, int, li
         f"WALK_NRT = {walk_nrt}\nMASK_WALK = {spec.space.mask_walkable}",
         loop_template("exhaustive_loop"),
     ]
-    return imports, parts, tables, groups, writer.constants
+    if device == "gpu":
+        imports.append("from numba import cuda")
+        parts += [f"STATE_LENGTH = {int(spec.space.length)}", loop_template("exhaustive_gpu_loop")]
+    return ModuleSource(imports, parts, tables, groups, writer.constants, walk_nrt)
 
 
 def _condition(writer: ExpressionWriter, name: str, condition: Condition, users, imports) -> str:

@@ -17,7 +17,7 @@ from ...core.context import RunContext, RunOutput
 from ...core.errors import SpecError, UsageError
 from ...core.result import base_result
 from ...output.result import format_state
-from ...search import exhaustive
+from ...search import exhaustive, exhaustive_gpu
 from ...search.driver import checkpoint_key
 from ...spaces import space_kernel_args
 from .kernels import module_source
@@ -38,7 +38,7 @@ class SpaceProblem:
     def __init__(self, spec: SpaceSpec):
         self.spec = spec
         self.name = spec.name
-        self._kernels: exhaustive.Kernels | None = None
+        self._kernels: dict[str, exhaustive.Kernels] = {}  # by device
 
     # ---- describing ----
 
@@ -68,6 +68,9 @@ class SpaceProblem:
             text = spec.objective.text or f"python {spec.objective.user.module}"
             rows.append(("objective", f"{spec.sense} {text}"))
         rows.append(("keeps", f"the best {spec.top} states, ties broken by rank"))
+        refusal = self.gpu_refusal(prune=False)
+        gpu = "with --no-prune, every rank scanned" if spec.prune else "every rank scanned"
+        rows.append(("devices", f"cpu only: {refusal}" if refusal else f"cpu, or gpu ({gpu})"))
         rows += self._estimates()
         return rows
 
@@ -99,10 +102,11 @@ class SpaceProblem:
 
     # ---- running ----
 
-    def kernels(self, allow_python: bool = False) -> exhaustive.Kernels:
-        """Generate, import (and on first use compile) the connector module; a spec with
-        Python functions needs `allow_python` (--allow-python), as they run as user code."""
-        if self._kernels is None:
+    def kernels(self, allow_python: bool = False, device: str = "cpu") -> exhaustive.Kernels:
+        """Generate, import (and on first use compile) the connector module for `device`; a
+        spec with Python functions needs `allow_python` (--allow-python), as they run as
+        user code."""
+        if device not in self._kernels:
             spec = self.spec
             users = user_functions(spec)
             if users and not allow_python:
@@ -113,26 +117,40 @@ class SpaceProblem:
                     f"pass --allow-python if you trust it (see docs/trust.md)"
                 )
             import_user_functions(spec)
-            imports, parts, tables, groups, constants = module_source(spec)
+            source = module_source(spec, device)
             folders = [
                 str(c.user.folder) for c in (*spec.constraints, spec.objective) if c and c.user
             ]
             sys.path[:0] = folders
             try:
-                module = generated_module("a space spec", imports, parts)
+                module = generated_module("a space spec", source.imports, source.parts)
             finally:
                 for folder in folders:
                     sys.path.remove(folder)
-            self._kernels = exhaustive.Kernels(
+            self._kernels[device] = exhaustive.Kernels(
                 module=module,
                 length=spec.space.length,
-                params=np.array([*spec.params.values(), *constants] or [0], dtype=np.int64),
+                params=np.array([*spec.params.values(), *source.constants] or [0], np.int64),
                 space_args=space_kernel_args(spec.space),
-                tables=tables,
-                groups=groups,
+                tables=source.tables,
+                groups=source.groups,
                 scored=spec.objective is not None,
+                device=device,
             )
-        return self._kernels
+        return self._kernels[device]
+
+    def gpu_refusal(self, prune: bool) -> str | None:
+        """Why this spec cannot run on the GPU with or without pruning; None: it can."""
+        if user_functions(self.spec):
+            return "this spec's Python functions run on the CPU only"
+        if module_source(self.spec).allocates:
+            return (
+                "a distinct() here spans 64 values or more and needs a buffer; the GPU scan "
+                "runs only kernels that allocate nothing"
+            )
+        if prune:
+            return "the GPU scans every rank (prefix pruning runs on the CPU only); add --no-prune"
+        return None
 
     def _blame_user_functions(self) -> None:
         """After the kernels failed to compile: raise a located error for the first Python
@@ -151,8 +169,14 @@ class SpaceProblem:
         spec = self.spec
         prune = spec.prune and not ctx.options.get("no_prune", False)
         key = self._key(ctx, prune)
+        where = "cpu"
+        if ctx.device == "gpu":
+            refusal = self.gpu_refusal(prune)
+            if refusal is not None:
+                raise UsageError(f"--device gpu: {refusal}")
+            where = exhaustive_gpu.describe()
         try:
-            kernels = self.kernels(ctx.allow_python)
+            kernels = self.kernels(ctx.allow_python, ctx.device)
             outcome = exhaustive.run(kernels, self.space_size(), prune, max(spec.top, 1), ctx, key)
         except NumbaError:
             self._blame_user_functions()
@@ -195,7 +219,8 @@ class SpaceProblem:
             f"  {tally.count:,} states meet every constraint{partial} "
             f"({tally.evaluated:,} evaluated, {tally.pruned:,} pruned on prefixes)",
             f"  {report.seconds:.3f} s, {rate:,.0f} ranks/s over {outcome.blocks:,} blocks "
-            f"(kernels ready in {report.compile_seconds:.1f} s; compiled once, then cached)",
+            f"on {where} (kernels ready in {report.compile_seconds:.1f} s; compiled once, "
+            "then cached)",
         ]
         if best:
             top = best[0]

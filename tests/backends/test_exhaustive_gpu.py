@@ -1,0 +1,138 @@
+"""The exhaustive scan on the GPU gives the CPU's result.json, byte for byte (timings aside).
+
+Without a GPU these run under numba's CUDA simulator, which this module turns on before
+numba.cuda is first imported; on a GPU machine, `NUMBA_ENABLE_CUDASIM=0 pytest` runs them
+on the device. The simulator runs each CUDA block's threads as Python threads, so the
+spaces are small, and the threads are made to scan short, uneven slices of ranks so that a
+space spreads over many threads and blocks.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+
+import numba
+import pytest
+
+os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
+numba.core.config.reload_config()
+
+import epcg_spec  # noqa: E402
+from epcg_spec.cli.main import main  # noqa: E402
+from epcg_spec.core.errors import UsageError  # noqa: E402
+from epcg_spec.core.result import without_timings  # noqa: E402
+from epcg_spec.search import exhaustive_gpu  # noqa: E402
+from tests.domains.space.helpers import SPECS  # noqa: E402
+
+# a product space with an objective whose best values tie across many ranks and threads
+PRODUCT = """\
+kind: space
+name: tied-pairs
+space:
+  type: product
+  factors:
+    - {type: power, base: 5, k: 3, name: a}
+    - {type: combination, n: 7, k: 3, name: b}
+constraints:
+  - sum(a[i] for i in range(3)) >= b[1]
+objective:
+  maximize: a[0] + b[2] - a[2]
+search:
+  top: 7
+"""
+
+
+@pytest.fixture(autouse=True)
+def many_threads(monkeypatch):
+    """97 ranks per thread, 32 threads per block: slices that fit no power of two."""
+    monkeypatch.setattr(exhaustive_gpu, "RANKS_PER_THREAD", 97)
+    monkeypatch.setattr(exhaustive_gpu, "BLOCK_THREADS", 32)
+
+
+def _same(spec: epcg_spec.Spec, **options) -> dict:
+    """Build `spec` on the CPU and on the GPU; assert equal content; return the GPU's."""
+    cpu = spec.build(no_prune=True, **options).data
+    gpu = spec.build(no_prune=True, device="gpu", **options).data
+    assert json.dumps(without_timings(gpu)) == json.dumps(without_timings(cpu))
+    return gpu
+
+
+def test_eight_queens_on_the_gpu_is_the_cpu_result():
+    gpu = _same(epcg_spec.load(SPECS / "n-queens.yaml", params={"n": 8}))
+    assert gpu["count"] == 92 and gpu["evaluated"] == 40320 and gpu["pruned"] == 0
+    # no objective: the best are the first solutions by rank, found by different threads
+    lex = itertools.permutations(range(8))  # rank order of the lex permutation space
+    first = [r for r, q in enumerate(lex) if _queens(q)][:3]
+    assert [b["rank"] for b in gpu["best"]] == first
+
+
+def _queens(q: tuple[int, ...]) -> bool:
+    return len({v + i for i, v in enumerate(q)}) == len({v - i for i, v in enumerate(q)}) == 8
+
+
+def test_a_product_space_with_an_objective_keeps_the_same_ties():
+    gpu = _same(epcg_spec.loads(PRODUCT))
+    assert gpu["space_size"] == 125 * 35 and gpu["count"] > 0
+    scores = [b["score"] for b in gpu["best"]]
+    ranks = [b["rank"] for b in gpu["best"]]
+    assert len(scores) == 7 and scores == sorted(scores, reverse=True)
+    assert len(set(scores)) < len(scores)  # ties, broken by rank
+    pairs = zip(ranks, ranks[1:], scores, scores[1:], strict=False)
+    assert all(r < s for r, s, a, b in pairs if a == b)
+
+
+def test_chunks_of_several_launches_and_a_shard_add_up(monkeypatch):
+    from epcg_spec.search import exhaustive
+
+    monkeypatch.setattr(exhaustive, "MIN_BLOCK", 1000)  # 40 blocks: chunks of many launches
+    spec = epcg_spec.load(SPECS / "n-queens.yaml", params={"n": 8})
+    gpu = _same(spec, shard=(1, 3))
+    assert gpu["shard"]["lo"] > 0 and 0 < gpu["count"] < 92
+
+
+def test_count_on_the_gpu(capsys):
+    spec = str(SPECS / "n-queens.yaml")
+    argv = ["count", spec, "--param", "n=7", "--constrained", "--no-prune", "--json"]
+    assert main([*argv, "--device", "gpu"]) == 0
+    assert json.loads(capsys.readouterr().out)["count"] == 40
+
+
+def test_pruning_on_the_gpu_is_refused_with_what_to_add():
+    spec = epcg_spec.load(SPECS / "n-queens.yaml", params={"n": 6})
+    with pytest.raises(UsageError, match=r"--device gpu: .*add --no-prune"):
+        spec.build(device="gpu")
+
+
+def test_kernels_that_allocate_are_refused_on_the_gpu():
+    wide = PRODUCT.replace(
+        "sum(a[i] for i in range(3)) >= b[1]", "distinct(a[i] * 40 for i in range(3))"
+    )
+    spec = epcg_spec.loads(wide)
+    assert (
+        "devices",
+        "cpu only: a distinct() here spans 64 values or more and needs a "
+        "buffer; the GPU scan runs only kernels that allocate nothing",
+    ) in spec.explain()
+    with pytest.raises(UsageError, match="--device gpu: a distinct"):
+        spec.build(device="gpu", no_prune=True)
+
+
+def test_an_unknown_device_is_a_usage_error():
+    with pytest.raises(UsageError, match="device 'tpu'"):
+        epcg_spec.load(SPECS / "n-queens.yaml").count(device="tpu")
+
+
+def test_without_a_device_or_the_simulator_gpu_is_exit_2_in_one_line(tmp_path):
+    argv = [sys.executable, "-m", "epcg_spec", "build", str(SPECS / "n-queens.yaml")]
+    argv += ["--param", "n=5", "--device", "gpu", "--no-prune", "--out", str(tmp_path / "q")]
+    env = {**os.environ, "NUMBA_ENABLE_CUDASIM": "0"}
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=300)
+    if done.returncode == 0:
+        pytest.skip("a CUDA device is here")
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1, done.stderr
+    assert lines[0].startswith("usage error: --device gpu"), lines
