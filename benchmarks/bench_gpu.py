@@ -1,15 +1,16 @@
 """The exhaustive scan on a CUDA GPU against the CPU engine on every core, in one run.
 
-Prints the device, then for 12-queens with pruning off (12! = 479 million permutations) the
-CPU time on all cores, the GPU time, and their ratio; both count 14,200 solutions and must
-give the same best states. Kernels are compiled (or loaded from the cache) before any timing.
+Prints the device, then the CPU time on all cores, the GPU time and their ratio for
+12-queens with pruning off (12! = 479 million permutations) and for 16-queens with prefix
+pruning on; each pair must give the same tally (counts and best states). Kernels are
+compiled (or loaded from the cache) before any timing.
 Needs numba-cuda and a CUDA device (pip install '.[gpu]'); without one it says so in one line
 and exits 1.
 
-Run: python benchmarks/bench_gpu.py [--n N] [--smoke]
+Run: python benchmarks/bench_gpu.py [--n N] [--pruned-n N] [--smoke]
 
-`--smoke`: 8-queens under numba's CUDA simulator, to check that it runs (no figures worth
-quoting: the simulator runs each GPU thread as a Python thread).
+`--smoke`: 8- and 9-queens under numba's CUDA simulator, to check that it runs (no figures
+worth quoting: the simulator runs each GPU thread as a Python thread).
 """
 
 from __future__ import annotations
@@ -37,25 +38,41 @@ from epcg_spec.search import exhaustive, exhaustive_gpu  # noqa: E402
 from epcg_spec.spec.load import load_spec  # noqa: E402
 
 SPEC = ROOT / "specs" / "n-queens.yaml"
-SOLUTIONS = {8: 92, 9: 352, 10: 724, 11: 2680, 12: 14_200, 13: 73_712}  # OEIS A000170
+SOLUTIONS = {8: 92, 9: 352, 10: 724, 11: 2680, 12: 14_200, 13: 73_712, 14: 365_596}
+SOLUTIONS |= {15: 2_279_184, 16: 14_772_512, 17: 95_815_104}  # OEIS A000170
 REPEATS = 1 if SMOKE else 3
 TOP = 3
 
 
-def _n() -> int:
-    if "--n" in sys.argv:
-        return int(sys.argv[sys.argv.index("--n") + 1])
-    return 8 if SMOKE else 12
+def _option(name: str, default: int, smoke: int) -> int:
+    if name in sys.argv:
+        return int(sys.argv[sys.argv.index(name) + 1])
+    return smoke if SMOKE else default
 
 
-def engine(n: int, device: str):
-    """A run of n-queens with pruning off on `device`, kernels compiled beforehand."""
+def engine(n: int, prune: bool, device: str):
+    """A run of n-queens on `device`, its kernels compiled (and warmed) beforehand."""
     loaded = load_spec(SPEC, {"n": n})
     problem = loaded.domain.compile(loaded.spec)
     kernels = problem.kernels(device=device)
     size = problem.space_size()
-    exhaustive.run(kernels, size, False, TOP, RunContext(), "warm-up")
-    return lambda: exhaustive.run(kernels, size, False, TOP, RunContext(), "bench").tally
+    exhaustive.run(kernels, min(size, 1 << 20), prune, TOP, RunContext(), "warm-up")
+    return lambda: exhaustive.run(kernels, size, prune, TOP, RunContext(), "bench").tally
+
+
+def compare(n: int, prune: bool) -> None:
+    """Time n-queens on the CPU (all cores) and the GPU; print both and the ratio."""
+    size = math.factorial(n)
+    cpu_seconds, cpu = best(engine(n, prune, "cpu"))
+    gpu_seconds, gpu = best(engine(n, prune, "gpu"))
+    assert cpu.count == gpu.count == SOLUTIONS.get(n, cpu.count), (cpu.count, gpu.count)
+    assert cpu == gpu, "the GPU's tally differs from the CPU's"
+    how = "prefix pruning on" if prune else "pruning off"
+    print(
+        f"{n}-queens, {how}, {size:,} permutations, {gpu.count:,} solutions: "
+        f"CPU (all cores) {cpu_seconds:.4f} s, GPU {gpu_seconds:.4f} s; "
+        f"GPU/CPU speed ratio {cpu_seconds / gpu_seconds:.1f}x"
+    )
 
 
 def best(run) -> tuple[float, object]:
@@ -73,8 +90,6 @@ def main() -> int:
     except UsageError as exc:
         print(f"bench_gpu: nothing measured: {exc}", file=sys.stderr)
         return 1
-    n = _n()
-    size = math.factorial(n)
     try:
         cuda_version = f"numba-cuda {metadata.version('numba-cuda')}"
     except metadata.PackageNotFoundError:
@@ -83,16 +98,8 @@ def main() -> int:
         f"device: {device}; CPU: {numba.get_num_threads()} threads; numba {numba.__version__}, "
         f"{cuda_version}, numpy {np.__version__}"
     )
-    cpu_seconds, cpu = best(engine(n, "cpu"))
-    gpu_seconds, gpu = best(engine(n, "gpu"))
-    assert cpu.count == gpu.count == SOLUTIONS.get(n, cpu.count), (cpu.count, gpu.count)
-    assert cpu.best == gpu.best and cpu.evaluated == gpu.evaluated == size
-    print(
-        f"{n}-queens, pruning off, {size:,} permutations: CPU (all cores) {cpu_seconds:.3f} s "
-        f"= {size / cpu_seconds / 1e6:,.0f} M/s; GPU {gpu_seconds:.4f} s "
-        f"= {size / gpu_seconds / 1e6:,.0f} M/s; GPU/CPU speed ratio "
-        f"{cpu_seconds / gpu_seconds:.1f}x ({gpu.count:,} solutions)"
-    )
+    compare(_option("--n", 12, 8), prune=False)
+    compare(_option("--pruned-n", 16, 9), prune=True)
     return 0
 
 

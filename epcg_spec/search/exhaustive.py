@@ -67,7 +67,8 @@ class Kernels:
     groups: int
     scored: bool
     device: str = "cpu"
-    gpu_inputs: tuple | None = None  # the params and space arrays, once sent to the GPU
+    gpu_inputs: tuple | None = None  # P, S and T, once sent to the GPU
+    gpu_outputs: tuple | None = None  # the threads' result slots on the GPU, reused
 
 
 @dataclass
@@ -107,9 +108,9 @@ class ExhaustiveJob:
     @property
     def most(self) -> int:
         if self.kernels.device == "gpu":
-            from .exhaustive_gpu import MOST_RANKS
+            from .exhaustive_gpu import most_ranks
 
-            return max(1, MOST_RANKS // self.block)
+            return max(1, most_ranks(self.prune) // self.block)
         return max(1, 64 * numba.get_num_threads())
 
     def prepare(self, first: int) -> None:
@@ -150,9 +151,8 @@ def _chunk(kernels: Kernels, starts, ends, prune: bool, top: int) -> Tally:
     if kernels.device == "gpu":  # blocks lo..hi - 1 are one run of ranks: one launch
         from . import exhaustive_gpu  # only a GPU run imports numba.cuda
 
-        assert not prune, "the GPU path scans; pruned GPU runs are refused before"
         first, last = (int(starts[0]), int(ends[-1])) if len(starts) else (0, 0)
-        return exhaustive_gpu.scan(kernels, first, last, top)
+        return exhaustive_gpu.scan(kernels, first, last, prune, top)
     n = len(starts)
     counts = np.zeros(n, np.int64)
     evaluated = np.zeros(n, np.int64)

@@ -1,10 +1,11 @@
-"""The exhaustive scan on a CUDA GPU through numba-cuda: one more way to do a job's work.
+"""The exhaustive back end on a CUDA GPU through numba-cuda: one more way to do a job's work.
 
 An ExhaustiveJob whose kernels were generated for the GPU (Kernels.device == "gpu") hands
-each chunk of rank blocks here: one launch of `gpu_scan` (exhaustive_gpu_loop.py) over the
-chunk's contiguous ranks, then one of `gpu_gather`, which packs every thread's kept states
-so that only those cross to the host. Counts add up and the kept states fold into the same
-Tally as on the CPU (ties by rank), so the result does not depend on the device.
+each chunk of rank blocks here: one launch of `gpu_scan` or, with pruning, `gpu_walk`
+(exhaustive_gpu_loop.py) over the chunk's contiguous ranks, each thread a slice of them,
+then one of `gpu_gather`, which packs every thread's kept states so that only those cross
+to the host. The counts add up and the kept states fold into the same Tally as on the CPU
+(ties by rank), so the result does not depend on the device.
 
 Under numba's CUDA simulator (NUMBA_ENABLE_CUDASIM=1) the arrays are host arrays: the
 simulator passes arrays inside tuples through as they are, and the njit kernels then run on
@@ -23,10 +24,10 @@ from ..core.errors import UsageError
 if TYPE_CHECKING:
     from .exhaustive import Kernels, Tally
 
-RANKS_PER_THREAD = 2048  # ranks one thread scans: unranked once, then incremented
+RANKS_PER_THREAD = 2048  # the fewest ranks a thread takes: unranked once, then incremented
+WALK_RANKS_PER_THREAD = 1 << 24  # the most ranks of a pruned walk a thread takes per launch
 BLOCK_THREADS = 128  # threads per CUDA block
-MAX_THREADS = 1 << 18  # threads per launch (about one full H100); a chunk spreads over them
-MOST_RANKS = MAX_THREADS * RANKS_PER_THREAD  # the most ranks one chunk (launch) holds
+MAX_THREADS = 1 << 18  # threads per launch (an H100 holds 132 x 2,048 at once)
 
 
 def cuda() -> ModuleType:
@@ -58,52 +59,65 @@ def describe() -> str:
     return found.get_current_device().name.decode()
 
 
-def scan(kernels: Kernels, first: int, last: int, top: int) -> Tally:
-    """The Tally of ranks [first, last): counted, evaluated, the best `top` by value, rank."""
+def most_ranks(prune: bool) -> int:
+    """The most ranks one chunk (one launch) holds."""
+    return MAX_THREADS * (WALK_RANKS_PER_THREAD if prune else RANKS_PER_THREAD)
+
+
+def scan(kernels: Kernels, first: int, last: int, prune: bool, top: int) -> Tally:
+    """The Tally of ranks [first, last): found, evaluated, pruned, the best `top`."""
     from .exhaustive import Tally
 
     gpu = cuda()
-    module = kernels.module
+    host = simulated(gpu)
     ranks = last - first
     threads = max(1, min(MAX_THREADS, -(-ranks // RANKS_PER_THREAD)))
     per_thread = max(1, -(-ranks // threads))
-    shape = (threads, top)
-    host = simulated(gpu)
-    outputs = (
-        _array(gpu, host, threads, np.int64),
-        _array(gpu, host, shape, np.float64),
-        _array(gpu, host, shape, np.int64),
-        _array(gpu, host, (*shape, kernels.length), np.int64),
-        _array(gpu, host, threads, np.int64),
-    )
+    outputs = _outputs(kernels, gpu, host, threads, top)
     grid = -(-threads // BLOCK_THREADS)
-    inputs = kernels.gpu_inputs or _inputs(kernels, gpu, host)
-    kernels.gpu_inputs = inputs
-    module.gpu_scan[grid, BLOCK_THREADS](
-        np.int64(first), np.int64(last), np.int64(per_thread), kernels.scored, inputs, outputs
-    )
-    count = int(_host(outputs[0]).sum())
+    launch = kernels.module.gpu_walk if prune else kernels.module.gpu_scan
+    args = (np.int64(first), np.int64(last), np.int64(per_thread), kernels.scored)
+    launch[grid, BLOCK_THREADS](*args, _inputs(kernels, gpu, host), outputs)
+    tallies = _host(outputs[0]).sum(axis=0)
     kept = _host(outputs[4])
     total = int(kept.sum())
-    best: list[tuple[float, int, list[int]]] = []
-    if total:
-        offsets = np.concatenate(([0], np.cumsum(kept)[:-1])).astype(np.int64)
-        packed = (
-            _array(gpu, host, total, np.float64),
-            _array(gpu, host, total, np.int64),
-            _array(gpu, host, (total, kernels.length), np.int64),
-        )
-        module.gpu_gather[grid, BLOCK_THREADS](outputs, _send(gpu, host, offsets), packed)
-        values, at, states = (_host(a) for a in packed)
-        best = [(float(values[i]), int(at[i]), states[i].tolist()) for i in range(total)]
-        best.sort(key=lambda item: (-item[0], item[1]))
-    return Tally(count, ranks, 0, best[:top])
+    offsets = np.concatenate(([0], np.cumsum(kept)[:-1])).astype(np.int64)
+    packed = (
+        _array(gpu, host, max(total, 1), np.float64),
+        _array(gpu, host, max(total, 1), np.int64),
+        _array(gpu, host, (max(total, 1), kernels.length), np.int64),
+    )
+    kernels.module.gpu_gather[grid, BLOCK_THREADS](outputs, _send(gpu, host, offsets), packed)
+    values, at, states = (_host(a) for a in packed)
+    best = [(float(values[i]), int(at[i]), states[i].tolist()) for i in range(total)]
+    best.sort(key=lambda item: (-item[0], item[1]))
+    return Tally(int(tallies[0]), int(tallies[1]), int(tallies[2]), best[:top])
 
 
 def _inputs(kernels: Kernels, gpu: ModuleType, host: bool) -> tuple:
-    """(P, S) as the kernels read them, sent to the device once per job."""
-    space = tuple(_send(gpu, host, a) for a in kernels.space_args)
-    return _send(gpu, host, kernels.params), space
+    """(P, S, T) as the kernels read them, sent to the device once per set of kernels."""
+    if kernels.gpu_inputs is None:
+        space = tuple(_send(gpu, host, a) for a in kernels.space_args)
+        tables = tuple(_send(gpu, host, a) for a in kernels.tables)
+        kernels.gpu_inputs = (_send(gpu, host, kernels.params), space, tables)
+    return kernels.gpu_inputs
+
+
+def _outputs(kernels: Kernels, gpu: ModuleType, host: bool, threads: int, top: int) -> tuple:
+    """Each thread's slot: tallies (found, evaluated, pruned), its top list (values, ranks,
+    states) and how many it kept; allocated once for the most threads asked so far."""
+    held = kernels.gpu_outputs
+    if held is None or held[0].shape[0] < threads or held[1].shape[1] != top:
+        most = max(threads, held[0].shape[0] if held is not None else 0)
+        held = (
+            _array(gpu, host, (most, 3), np.int64),
+            _array(gpu, host, (most, top), np.float64),
+            _array(gpu, host, (most, top), np.int64),
+            _array(gpu, host, (most, top, kernels.length), np.int64),
+            _array(gpu, host, most, np.int64),
+        )
+        kernels.gpu_outputs = held
+    return tuple(a[:threads] for a in held)
 
 
 def _array(gpu: ModuleType, host: bool, shape, dtype) -> np.ndarray:

@@ -26,9 +26,7 @@ FLAG_ARGS = {
     "--distinct": ["--distinct"],
     "--force": ["--force"],
     "--allow-python": ["--allow-python"],
-    # the GPU scans every rank, so a spec that prunes takes it with --no-prune (checked after
-    # --device: a kind without a GPU path is refused naming --device)
-    "--device": ["--device", "gpu", "--no-prune"],
+    "--device": ["--device", "gpu"],
 }
 COMMAND_FLAGS = {
     "build": [

@@ -53,17 +53,34 @@ def many_threads(monkeypatch):
     monkeypatch.setattr(exhaustive_gpu, "BLOCK_THREADS", 32)
 
 
+# values up to 79: the pruned walk steps through values (_prune_walk), not masks
+WIDE = """\
+kind: space
+name: wide-marks
+space: {type: combination, n: 80, k: 3, name: m}
+constraints:
+  - m[1] - m[0] <= 3
+  - m[2] - m[1] >= 70
+objective:
+  maximize: m[2] - m[0] + m[1] % 4
+search:
+  top: 6
+"""
+
+
 def _same(spec: epcg_spec.Spec, **options) -> dict:
     """Build `spec` on the CPU and on the GPU; assert equal content; return the GPU's."""
-    cpu = spec.build(no_prune=True, **options).data
-    gpu = spec.build(no_prune=True, device="gpu", **options).data
+    cpu = spec.build(**options).data
+    gpu = spec.build(device="gpu", **options).data
     assert json.dumps(without_timings(gpu)) == json.dumps(without_timings(cpu))
     return gpu
 
 
-def test_eight_queens_on_the_gpu_is_the_cpu_result():
-    gpu = _same(epcg_spec.load(SPECS / "n-queens.yaml", params={"n": 8}))
-    assert gpu["count"] == 92 and gpu["evaluated"] == 40320 and gpu["pruned"] == 0
+@pytest.mark.parametrize("no_prune", [True, False], ids=["scan", "pruned"])
+def test_eight_queens_on_the_gpu_is_the_cpu_result(no_prune):
+    gpu = _same(epcg_spec.load(SPECS / "n-queens.yaml", params={"n": 8}), no_prune=no_prune)
+    assert gpu["count"] == 92 and gpu["evaluated"] + gpu["pruned"] == 40320
+    assert (gpu["pruned"] == 0) == no_prune
     # no objective: the best are the first solutions by rank, found by different threads
     lex = itertools.permutations(range(8))  # rank order of the lex permutation space
     first = [r for r, q in enumerate(lex) if _queens(q)][:3]
@@ -74,8 +91,9 @@ def _queens(q: tuple[int, ...]) -> bool:
     return len({v + i for i, v in enumerate(q)}) == len({v - i for i, v in enumerate(q)}) == 8
 
 
-def test_a_product_space_with_an_objective_keeps_the_same_ties():
-    gpu = _same(epcg_spec.loads(PRODUCT))
+@pytest.mark.parametrize("no_prune", [True, False], ids=["scan", "pruned"])
+def test_a_product_space_with_an_objective_keeps_the_same_ties(no_prune):
+    gpu = _same(epcg_spec.loads(PRODUCT), no_prune=no_prune)
     assert gpu["space_size"] == 125 * 35 and gpu["count"] > 0
     scores = [b["score"] for b in gpu["best"]]
     ranks = [b["rank"] for b in gpu["best"]]
@@ -85,26 +103,27 @@ def test_a_product_space_with_an_objective_keeps_the_same_ties():
     assert all(r < s for r, s, a, b in pairs if a == b)
 
 
+def test_a_walk_over_values_beyond_a_mask_prunes_the_same():
+    gpu = _same(epcg_spec.loads(WIDE))
+    assert gpu["pruned"] > gpu["evaluated"] > 0 and gpu["count"] > 0
+
+
 def test_chunks_of_several_launches_and_a_shard_add_up(monkeypatch):
     from epcg_spec.search import exhaustive
 
     monkeypatch.setattr(exhaustive, "MIN_BLOCK", 1000)  # 40 blocks: chunks of many launches
+    monkeypatch.setattr(exhaustive, "MIN_PRUNED_BLOCK", 1000)
     spec = epcg_spec.load(SPECS / "n-queens.yaml", params={"n": 8})
-    gpu = _same(spec, shard=(1, 3))
-    assert gpu["shard"]["lo"] > 0 and 0 < gpu["count"] < 92
+    for no_prune in (True, False):
+        gpu = _same(spec, shard=(1, 3), no_prune=no_prune)
+        assert gpu["shard"]["lo"] > 0 and 0 < gpu["count"] < 92
 
 
 def test_count_on_the_gpu(capsys):
     spec = str(SPECS / "n-queens.yaml")
-    argv = ["count", spec, "--param", "n=7", "--constrained", "--no-prune", "--json"]
+    argv = ["count", spec, "--param", "n=8", "--constrained", "--json"]
     assert main([*argv, "--device", "gpu"]) == 0
-    assert json.loads(capsys.readouterr().out)["count"] == 40
-
-
-def test_pruning_on_the_gpu_is_refused_with_what_to_add():
-    spec = epcg_spec.load(SPECS / "n-queens.yaml", params={"n": 6})
-    with pytest.raises(UsageError, match=r"--device gpu: .*add --no-prune"):
-        spec.build(device="gpu")
+    assert json.loads(capsys.readouterr().out)["count"] == 92
 
 
 def test_kernels_that_allocate_are_refused_on_the_gpu():
@@ -115,10 +134,10 @@ def test_kernels_that_allocate_are_refused_on_the_gpu():
     assert (
         "devices",
         "cpu only: a distinct() here spans 64 values or more and needs a "
-        "buffer; the GPU scan runs only kernels that allocate nothing",
+        "buffer; the GPU runs only kernels that allocate nothing",
     ) in spec.explain()
     with pytest.raises(UsageError, match="--device gpu: a distinct"):
-        spec.build(device="gpu", no_prune=True)
+        spec.build(device="gpu")
 
 
 def test_an_unknown_device_is_a_usage_error():
@@ -128,7 +147,7 @@ def test_an_unknown_device_is_a_usage_error():
 
 def test_without_a_device_or_the_simulator_gpu_is_exit_2_in_one_line(tmp_path):
     argv = [sys.executable, "-m", "epcg_spec", "build", str(SPECS / "n-queens.yaml")]
-    argv += ["--param", "n=5", "--device", "gpu", "--no-prune", "--out", str(tmp_path / "q")]
+    argv += ["--param", "n=5", "--device", "gpu", "--out", str(tmp_path / "q")]
     env = {**os.environ, "NUMBA_ENABLE_CUDASIM": "0"}
     done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=300)
     if done.returncode == 0:

@@ -28,7 +28,7 @@ class ModuleSource(NamedTuple):
 
 def module_source(spec: SpaceSpec, device: str = "cpu") -> ModuleSource:
     """The spec's connector module: its kernels and the CPU loops, and with device "gpu"
-    the GPU scan too (exhaustive_gpu_loop.py, which runs the CPU loop's scan per thread)."""
+    the GPU's too (exhaustive_gpu_loop.py, which runs the CPU's loops, one per thread)."""
     imports, space_source = space_kernel_source(spec.space)
     imports.append("from epcg_spec.spaces.bits import popcount")
     writer = ExpressionWriter(spec.symbols, spec.analyzer.facts, prefix="e")
@@ -55,7 +55,8 @@ def module_source(spec: SpaceSpec, device: str = "cpu") -> ModuleSource:
     ]
     if device == "gpu":
         imports.append("from numba import cuda")
-        parts += [f"STATE_LENGTH = {int(spec.space.length)}", loop_template("exhaustive_gpu_loop")]
+        sizes = f"STATE_LENGTH = {int(spec.space.length)}\nMASK_GROUPS = {int(groups)}"
+        parts += [sizes, loop_template("exhaustive_gpu_loop")]
     return ModuleSource(imports, parts, tables, groups, writer.constants, walk_nrt)
 
 

@@ -68,9 +68,8 @@ class SpaceProblem:
             text = spec.objective.text or f"python {spec.objective.user.module}"
             rows.append(("objective", f"{spec.sense} {text}"))
         rows.append(("keeps", f"the best {spec.top} states, ties broken by rank"))
-        refusal = self.gpu_refusal(prune=False)
-        gpu = "with --no-prune, every rank scanned" if spec.prune else "every rank scanned"
-        rows.append(("devices", f"cpu only: {refusal}" if refusal else f"cpu, or gpu ({gpu})"))
+        refusal = self.gpu_refusal()
+        rows.append(("devices", f"cpu only: {refusal}" if refusal else "cpu, or gpu (--device)"))
         rows += self._estimates()
         return rows
 
@@ -139,17 +138,15 @@ class SpaceProblem:
             )
         return self._kernels[device]
 
-    def gpu_refusal(self, prune: bool) -> str | None:
-        """Why this spec cannot run on the GPU with or without pruning; None: it can."""
+    def gpu_refusal(self) -> str | None:
+        """Why this spec cannot run on the GPU; None: it can."""
         if user_functions(self.spec):
             return "this spec's Python functions run on the CPU only"
         if module_source(self.spec).allocates:
             return (
-                "a distinct() here spans 64 values or more and needs a buffer; the GPU scan "
-                "runs only kernels that allocate nothing"
+                "a distinct() here spans 64 values or more and needs a buffer; the GPU runs "
+                "only kernels that allocate nothing"
             )
-        if prune:
-            return "the GPU scans every rank (prefix pruning runs on the CPU only); add --no-prune"
         return None
 
     def _blame_user_functions(self) -> None:
@@ -171,7 +168,7 @@ class SpaceProblem:
         key = self._key(ctx, prune)
         where = "cpu"
         if ctx.device == "gpu":
-            refusal = self.gpu_refusal(prune)
+            refusal = self.gpu_refusal()
             if refusal is not None:
                 raise UsageError(f"--device gpu: {refusal}")
             where = exhaustive_gpu.describe()
