@@ -2,10 +2,11 @@
 
 An ExhaustiveJob whose kernels were generated for the GPU (Kernels.device == "gpu") hands
 each chunk of rank blocks here: one launch of `gpu_scan` or, with pruning, `gpu_walk`
-(exhaustive_gpu_loop.py) over the chunk's contiguous ranks, each thread a slice of them,
-then one of `gpu_gather`, which packs every thread's kept states so that only those cross
-to the host. The counts add up and the kept states fold into the same Tally as on the CPU
-(ties by rank), so the result does not depend on the device.
+(exhaustive_gpu_loop.py) over the chunk's contiguous ranks, cut into slices that the
+threads take from a queue, then one of `gpu_gather`, which packs every thread's kept
+states so that only those cross to the host. The counts add up and the kept states fold
+into the same Tally as on the CPU (ties by rank), so the result does not depend on the
+device.
 
 Under numba's CUDA simulator (NUMBA_ENABLE_CUDASIM=1) the arrays are host arrays: the
 simulator passes arrays inside tuples through as they are, and the njit kernels then run on
@@ -24,7 +25,8 @@ from ..core.errors import UsageError
 if TYPE_CHECKING:
     from .exhaustive import Kernels, Tally
 
-RANKS_PER_THREAD = 2048  # the fewest ranks a thread takes: unranked once, then incremented
+RANKS_PER_SLICE = 2048  # the fewest ranks in a slice: unranked once, then incremented
+SLICES_PER_THREAD = 16  # a pruned walk's slices per thread, for the queue to balance
 WALK_RANKS_PER_THREAD = 1 << 24  # the most ranks of a pruned walk a thread takes per launch
 BLOCK_THREADS = 128  # threads per CUDA block
 MAX_THREADS = 1 << 18  # threads per launch (an H100 holds 132 x 2,048 at once)
@@ -61,7 +63,7 @@ def describe() -> str:
 
 def most_ranks(prune: bool) -> int:
     """The most ranks one chunk (one launch) holds."""
-    return MAX_THREADS * (WALK_RANKS_PER_THREAD if prune else RANKS_PER_THREAD)
+    return MAX_THREADS * (WALK_RANKS_PER_THREAD if prune else RANKS_PER_SLICE)
 
 
 def scan(kernels: Kernels, first: int, last: int, prune: bool, top: int) -> Tally:
@@ -71,12 +73,13 @@ def scan(kernels: Kernels, first: int, last: int, prune: bool, top: int) -> Tall
     gpu = cuda()
     host = simulated(gpu)
     ranks = last - first
-    threads = max(1, min(MAX_THREADS, -(-ranks // RANKS_PER_THREAD)))
-    per_thread = max(1, -(-ranks // threads))
+    slices = max(1, min(-(-ranks // RANKS_PER_SLICE), MAX_THREADS * SLICES_PER_THREAD))
+    threads = min(slices, MAX_THREADS)
+    per_slice = max(1, -(-ranks // slices))
     outputs = _outputs(kernels, gpu, host, threads, top)
     grid = -(-threads // BLOCK_THREADS)
     launch = kernels.module.gpu_walk if prune else kernels.module.gpu_scan
-    args = (np.int64(first), np.int64(last), np.int64(per_thread), kernels.scored)
+    args = (np.int64(first), np.int64(last), np.int64(per_slice), kernels.scored)
     launch[grid, BLOCK_THREADS](*args, _inputs(kernels, gpu, host), outputs)
     tallies = _host(outputs[0]).sum(axis=0)
     kept = _host(outputs[4])
@@ -105,7 +108,8 @@ def _inputs(kernels: Kernels, gpu: ModuleType, host: bool) -> tuple:
 
 def _outputs(kernels: Kernels, gpu: ModuleType, host: bool, threads: int, top: int) -> tuple:
     """Each thread's slot: tallies (found, evaluated, pruned), its top list (values, ranks,
-    states) and how many it kept; allocated once for the most threads asked so far."""
+    states) and how many it kept, allocated once for the most threads asked so far; then
+    the queue: the next slice to take, set to 0."""
     held = kernels.gpu_outputs
     if held is None or held[0].shape[0] < threads or held[1].shape[1] != top:
         most = max(threads, held[0].shape[0] if held is not None else 0)
@@ -115,9 +119,15 @@ def _outputs(kernels: Kernels, gpu: ModuleType, host: bool, threads: int, top: i
             _array(gpu, host, (most, top), np.int64),
             _array(gpu, host, (most, top, kernels.length), np.int64),
             _array(gpu, host, most, np.int64),
+            _array(gpu, host, 1, np.int64),
         )
         kernels.gpu_outputs = held
-    return tuple(a[:threads] for a in held)
+    queue = held[5]
+    if host:
+        queue[0] = 0
+    else:
+        queue.copy_to_device(np.zeros(1, np.int64))
+    return (*(a[:threads] for a in held[:5]), queue)
 
 
 def _array(gpu: ModuleType, host: bool, shape, dtype) -> np.ndarray:

@@ -3,8 +3,8 @@
 Without a GPU these run under numba's CUDA simulator, which this module turns on before
 numba.cuda is first imported; on a GPU machine, `NUMBA_ENABLE_CUDASIM=0 pytest` runs them
 on the device. The simulator runs each CUDA block's threads as Python threads, so the
-spaces are small, and the threads are made to scan short, uneven slices of ranks so that a
-space spreads over many threads and blocks.
+spaces are small, and the slices of ranks short and uneven, so that a space spreads over
+several blocks and each thread takes several slices.
 """
 
 from __future__ import annotations
@@ -48,9 +48,11 @@ search:
 
 @pytest.fixture(autouse=True)
 def many_threads(monkeypatch):
-    """97 ranks per thread, 32 threads per block: slices that fit no power of two."""
-    monkeypatch.setattr(exhaustive_gpu, "RANKS_PER_THREAD", 97)
+    """Slices of 97 ranks, which fit no power of two, taken by at most 64 threads in blocks
+    of 32: a space spreads over blocks, and a thread takes several slices from the queue."""
+    monkeypatch.setattr(exhaustive_gpu, "RANKS_PER_SLICE", 97)
     monkeypatch.setattr(exhaustive_gpu, "BLOCK_THREADS", 32)
+    monkeypatch.setattr(exhaustive_gpu, "MAX_THREADS", 64)
 
 
 # values up to 79: the pruned walk steps through values (_prune_walk), not masks
