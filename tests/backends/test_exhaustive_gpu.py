@@ -23,10 +23,11 @@ numba.core.config.reload_config()
 
 import epcg_spec  # noqa: E402
 from epcg_spec.cli.main import main  # noqa: E402
+from epcg_spec.core.context import RunContext  # noqa: E402
 from epcg_spec.core.errors import UsageError  # noqa: E402
 from epcg_spec.core.result import without_timings  # noqa: E402
-from epcg_spec.search import exhaustive_gpu  # noqa: E402
-from tests.domains.space.helpers import SPECS  # noqa: E402
+from epcg_spec.search import driver, exhaustive, exhaustive_gpu  # noqa: E402
+from tests.domains.space.helpers import SPECS, problem_of  # noqa: E402
 
 # a product space with an objective whose best values tie across many ranks and threads
 PRODUCT = """\
@@ -111,8 +112,6 @@ def test_a_walk_over_values_beyond_a_mask_prunes_the_same():
 
 
 def test_chunks_of_several_launches_and_a_shard_add_up(monkeypatch):
-    from epcg_spec.search import exhaustive
-
     monkeypatch.setattr(exhaustive, "MIN_BLOCK", 1000)  # 40 blocks: chunks of many launches
     monkeypatch.setattr(exhaustive, "MIN_PRUNED_BLOCK", 1000)
     spec = epcg_spec.load(SPECS / "n-queens.yaml", params={"n": 8})
@@ -157,3 +156,15 @@ def test_without_a_device_or_the_simulator_gpu_is_exit_2_in_one_line(tmp_path):
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 2 and len(lines) == 1, done.stderr
     assert lines[0].startswith("usage error: --device gpu"), lines
+
+
+def test_a_run_started_on_the_gpu_is_resumed_on_the_cpu(tmp_path, monkeypatch):
+    monkeypatch.setattr(exhaustive, "MIN_PRUNED_BLOCK", 1000)  # 41 blocks
+    monkeypatch.setattr(driver, "CHECKPOINT_SECONDS", 0.0)
+    problem = problem_of("n-queens", n=8)
+    whole = problem.run(RunContext()).result
+    begun = problem.run(RunContext(device="gpu", work_dir=tmp_path, unit_limit=7))
+    assert begun.stopped == "paused" and 0 < begun.result["count"] < 92
+    assert begun.result["partial"]["units_done"] == 7
+    resumed = problem.run(RunContext(work_dir=tmp_path, resume=True)).result
+    assert json.dumps(without_timings(resumed)) == json.dumps(without_timings(whole))
