@@ -34,7 +34,7 @@ import numpy as np  # noqa: E402
 
 from epcg_spec.core.context import RunContext  # noqa: E402
 from epcg_spec.core.errors import UsageError  # noqa: E402
-from epcg_spec.search import exhaustive, exhaustive_gpu  # noqa: E402
+from epcg_spec.search import exhaustive, gpu  # noqa: E402
 from epcg_spec.spec.load import load_spec  # noqa: E402
 
 SPEC = ROOT / "specs" / "n-queens.yaml"
@@ -63,13 +63,13 @@ def engine(n: int, prune: bool, device: str):
 def compare(n: int, prune: bool) -> None:
     """Time n-queens on the CPU (all cores) and the GPU; print both and the ratio."""
     size = math.factorial(n)
-    cpu_seconds, cpu = best(engine(n, prune, "cpu"))
-    gpu_seconds, gpu = best(engine(n, prune, "gpu"))
-    assert cpu.count == gpu.count == SOLUTIONS.get(n, cpu.count), (cpu.count, gpu.count)
-    assert cpu == gpu, "the GPU's tally differs from the CPU's"
+    cpu_seconds, on_cpu = best(engine(n, prune, "cpu"))
+    gpu_seconds, on_gpu = best(engine(n, prune, "gpu"))
+    assert on_cpu.count == SOLUTIONS.get(n, on_cpu.count), on_cpu.count
+    assert on_cpu == on_gpu, "the GPU's tally differs from the CPU's"
     how = "prefix pruning on" if prune else "pruning off"
     print(
-        f"{n}-queens, {how}, {size:,} permutations, {gpu.count:,} solutions: "
+        f"{n}-queens, {how}, {size:,} permutations, {on_gpu.count:,} solutions: "
         f"CPU (all cores) {cpu_seconds:.4f} s, GPU {gpu_seconds:.4f} s; "
         f"GPU/CPU speed ratio {cpu_seconds / gpu_seconds:.1f}x"
     )
@@ -86,7 +86,7 @@ def best(run) -> tuple[float, object]:
 
 def main() -> int:
     try:
-        device = exhaustive_gpu.describe()
+        device = gpu.describe()
     except UsageError as exc:
         print(f"bench_gpu: nothing measured: {exc}", file=sys.stderr)
         return 1

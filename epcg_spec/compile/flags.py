@@ -26,7 +26,7 @@ WHY_NOT: dict[str, str] = {
     "--distinct": "it does not draw several samples",
     "--force": "it makes no estimate for --force to override",
     "--allow-python": "its specs name no Python functions",
-    "--device": "it has no GPU path (kind space has one: its exhaustive scan)",
+    "--device": "it has no GPU path (kinds space and fling have one)",
 }
 
 

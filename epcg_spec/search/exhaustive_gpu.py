@@ -8,19 +8,16 @@ states so that only those cross to the host. The counts add up and the kept stat
 into the same Tally as on the CPU (ties by rank), so the result does not depend on the
 device.
 
-Under numba's CUDA simulator (NUMBA_ENABLE_CUDASIM=1) the arrays are host arrays: the
-simulator passes arrays inside tuples through as they are, and the njit kernels then run on
-them compiled for the CPU; on a GPU they are device arrays.
+The device itself (and the simulator, which the tests run it under) is gpu.py's.
 """
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..core.errors import UsageError
+from .gpu import empty, fetch, send, zero
 
 if TYPE_CHECKING:
     from .exhaustive import Kernels, Tally
@@ -32,35 +29,6 @@ BLOCK_THREADS = 128  # threads per CUDA block
 MAX_THREADS = 1 << 18  # threads per launch (an H100 holds 132 x 2,048 at once)
 
 
-def cuda() -> ModuleType:
-    """numba.cuda, once a device (or the simulator) is known to be there; else exit 2."""
-    try:
-        from numba import cuda as found
-    except ImportError:
-        found = None
-    if found is None or not (simulated(found) or found.implementation == "NVIDIA"):
-        raise UsageError("--device gpu needs numba-cuda: pip install 'epcg-spec[gpu]'")
-    if not found.is_available():
-        raise UsageError(
-            "--device gpu: numba-cuda finds no CUDA device here; run where an NVIDIA GPU and "
-            "its driver are (or set NUMBA_ENABLE_CUDASIM=1 for numba's slow simulator)"
-        )
-    return found
-
-
-def simulated(found: ModuleType) -> bool:
-    """Whether numba.cuda is numba's simulator (NUMBA_ENABLE_CUDASIM=1)."""
-    return found.jit.__module__.startswith("numba.cuda.simulator.")
-
-
-def describe() -> str:
-    """The device a GPU run uses, in words."""
-    found = cuda()
-    if simulated(found):
-        return "numba's CUDA simulator"
-    return found.get_current_device().name.decode()
-
-
 def most_ranks(prune: bool) -> int:
     """The most ranks one chunk (one launch) holds."""
     return MAX_THREADS * (WALK_RANKS_PER_THREAD if prune else RANKS_PER_SLICE)
@@ -70,43 +38,42 @@ def scan(kernels: Kernels, first: int, last: int, prune: bool, top: int) -> Tall
     """The Tally of ranks [first, last): found, evaluated, pruned, the best `top`."""
     from .exhaustive import Tally
 
-    gpu = cuda()
-    host = simulated(gpu)
     ranks = last - first
     slices = max(1, min(-(-ranks // RANKS_PER_SLICE), MAX_THREADS * SLICES_PER_THREAD))
     threads = min(slices, MAX_THREADS)
     per_slice = max(1, -(-ranks // slices))
-    outputs = _outputs(kernels, gpu, host, threads, top)
+    outputs = _outputs(kernels, threads, top)
     grid = -(-threads // BLOCK_THREADS)
     launch = kernels.module.gpu_walk if prune else kernels.module.gpu_scan
     args = (np.int64(first), np.int64(last), np.int64(per_slice), kernels.scored)
-    launch[grid, BLOCK_THREADS](*args, _inputs(kernels, gpu, host), outputs)
-    tallies = _host(outputs[0]).sum(axis=0)
-    kept = _host(outputs[4])
+    launch[grid, BLOCK_THREADS](*args, _inputs(kernels), outputs)
+    tallies = fetch(outputs[0]).sum(axis=0)
+    kept = fetch(outputs[4])
     total = int(kept.sum())
     offsets = np.concatenate(([0], np.cumsum(kept)[:-1])).astype(np.int64)
+    room = max(total, 1)
     packed = (
-        _array(gpu, host, max(total, 1), np.float64),
-        _array(gpu, host, max(total, 1), np.int64),
-        _array(gpu, host, (max(total, 1), kernels.length), np.int64),
+        empty(room, np.float64),
+        empty(room, np.int64),
+        empty((room, kernels.length), np.int64),
     )
-    kernels.module.gpu_gather[grid, BLOCK_THREADS](outputs, _send(gpu, host, offsets), packed)
-    values, at, states = (_host(a) for a in packed)
+    kernels.module.gpu_gather[grid, BLOCK_THREADS](outputs, send(offsets), packed)
+    values, at, states = (fetch(a) for a in packed)
     best = [(float(values[i]), int(at[i]), states[i].tolist()) for i in range(total)]
     best.sort(key=lambda item: (-item[0], item[1]))
     return Tally(int(tallies[0]), int(tallies[1]), int(tallies[2]), best[:top])
 
 
-def _inputs(kernels: Kernels, gpu: ModuleType, host: bool) -> tuple:
+def _inputs(kernels: Kernels) -> tuple:
     """(P, S, T) as the kernels read them, sent to the device once per set of kernels."""
     if kernels.gpu_inputs is None:
-        space = tuple(_send(gpu, host, a) for a in kernels.space_args)
-        tables = tuple(_send(gpu, host, a) for a in kernels.tables)
-        kernels.gpu_inputs = (_send(gpu, host, kernels.params), space, tables)
+        space = tuple(send(a) for a in kernels.space_args)
+        tables = tuple(send(a) for a in kernels.tables)
+        kernels.gpu_inputs = (send(kernels.params), space, tables)
     return kernels.gpu_inputs
 
 
-def _outputs(kernels: Kernels, gpu: ModuleType, host: bool, threads: int, top: int) -> tuple:
+def _outputs(kernels: Kernels, threads: int, top: int) -> tuple:
     """Each thread's slot: tallies (found, evaluated, pruned), its top list (values, ranks,
     states) and how many it kept, allocated once for the most threads asked so far; then
     the queue: the next slice to take, set to 0."""
@@ -114,29 +81,13 @@ def _outputs(kernels: Kernels, gpu: ModuleType, host: bool, threads: int, top: i
     if held is None or held[0].shape[0] < threads or held[1].shape[1] != top:
         most = max(threads, held[0].shape[0] if held is not None else 0)
         held = (
-            _array(gpu, host, (most, 3), np.int64),
-            _array(gpu, host, (most, top), np.float64),
-            _array(gpu, host, (most, top), np.int64),
-            _array(gpu, host, (most, top, kernels.length), np.int64),
-            _array(gpu, host, most, np.int64),
-            _array(gpu, host, 1, np.int64),
+            empty((most, 3), np.int64),
+            empty((most, top), np.float64),
+            empty((most, top), np.int64),
+            empty((most, top, kernels.length), np.int64),
+            empty(most, np.int64),
+            empty(1, np.int64),
         )
         kernels.gpu_outputs = held
-    queue = held[5]
-    if host:
-        queue[0] = 0
-    else:
-        queue.copy_to_device(np.zeros(1, np.int64))
-    return (*(a[:threads] for a in held[:5]), queue)
-
-
-def _array(gpu: ModuleType, host: bool, shape, dtype) -> np.ndarray:
-    return np.empty(shape, dtype) if host else gpu.device_array(shape, dtype)
-
-
-def _send(gpu: ModuleType, host: bool, array: np.ndarray):
-    return array if host else gpu.to_device(np.ascontiguousarray(array))
-
-
-def _host(array) -> np.ndarray:
-    return array if isinstance(array, np.ndarray) else array.copy_to_host()
+    zero(held[5])
+    return (*(a[:threads] for a in held[:5]), held[5])

@@ -35,7 +35,7 @@ from ..compile.connector import generated_module, loop_template
 from ..core.context import RunContext
 from ..core.errors import BuildError, Interrupted
 from ..core.files import atomic_write
-from . import driver
+from . import driver, retrograde_gpu
 from .layer_store import Damaged, LayerStore
 
 FORMAT = 2  # of the stored layers and of what they mean: bump it when either changes
@@ -54,6 +54,7 @@ KERNEL_NAMES = (
     "layer_buffer",
     "MAX_MOVES",
     "MAX_PREDECESSORS",
+    "STATE_TYPE",
 )
 EMPTY = np.zeros(0, np.uint64)
 
@@ -182,14 +183,21 @@ class Retrograde:
 
     @property
     def module(self) -> ModuleType:
-        """The generated module: the template's loops over the domain's kernels."""
+        """The generated module: the template's loops over the domain's kernels (and, for
+        --device gpu, the GPU's kernels that run those loops, retrograde_gpu_loop)."""
         if self._module is None:
             imports = [f"from {self.space.kernels} import {', '.join(KERNEL_NAMES)}"]
+            parts = [loop_template("retrograde_loop")]
+            if self.ctx.device == "gpu":
+                imports.append("from numba import cuda")
+                parts.append(loop_template("retrograde_gpu_loop"))
             # named by the kernels' module, not the space: every shape shares one compilation
-            self._module = generated_module(
-                f"retrograde over {self.space.kernels}", imports, [loop_template("retrograde_loop")]
-            )
+            self._module = generated_module(f"retrograde over {self.space.kernels}", imports, parts)
         return self._module
+
+    def _loops(self):
+        """What runs a pass's block loops: the module itself, or the GPU's runner of them."""
+        return retrograde_gpu.GpuLoops(self.module) if self.ctx.device == "gpu" else self.module
 
     def _rule_code(self, rule: str) -> int:
         """The loops' code of a rule (RULE_MOVES, RULE_BOARDS of the template)."""
@@ -275,11 +283,11 @@ class Retrograde:
         out = tuple(np.asarray(files[k]) if k in files else EMPTY for k in ("solvable", *RULES))
         clock = _Clock(state.get("seconds", 0.0), state.get("cpu_seconds", 0.0))
         tables = self.space.tables
-        mod = self.module
+        loops = self._loops()
 
         def judge(lo: int, hi: int) -> tuple[int, list]:
             tally = np.zeros((hi - lo, 3), np.int64)
-            mod.scan_blocks(
+            loops.scan_blocks(
                 m, starts[lo:hi], ends[lo:hi], below, *below_unique, code, free_last, tables,
                 out, tally,
             )  # fmt: skip
@@ -287,7 +295,7 @@ class Retrograde:
 
         def fill(lo: int, hi: int) -> tuple[int, list]:
             tally = np.zeros((hi - lo, 3), np.int64)
-            mod.fill_blocks(m, starts[lo:hi], ends[lo:hi], tables, out, tally)
+            loops.fill_blocks(m, starts[lo:hi], ends[lo:hi], tables, out, tally)
             return int(tally[:, 0].sum()), []
 
         def save(pass_no: int, done: dict) -> None:
@@ -349,14 +357,14 @@ class Retrograde:
         with open(part, "r+b") as handle:
             handle.truncate(state["found"] * 8)
         clock = _Clock(state.get("seconds", 0.0), state.get("cpu_seconds", 0.0))
-        mod = self.module
+        loops = self._loops()
         code = self._rule_code(rule)
-        capacity = PREDECESSOR_BLOCK * int(mod.MAX_PREDECESSORS)
+        capacity = PREDECESSOR_BLOCK * int(self.module.MAX_PREDECESSORS)
 
         def work(lo: int, hi: int) -> tuple[int, list]:
             out = np.empty((hi - lo, capacity), np.int64)
             found = np.zeros(hi - lo, np.int64)
-            mod.predecessor_blocks(
+            loops.predecessor_blocks(
                 m, unique_below, starts[lo:hi], ends[lo:hi], below, code, free_last,
                 self.space.tables, out, found,
             )  # fmt: skip

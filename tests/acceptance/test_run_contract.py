@@ -67,8 +67,8 @@ HONOURED = {
     },
     "witness-panel.yaml": {"build": set(), "count": {"--constrained"}, "sample": None},
     "fling.yaml": {
-        "build": {"--threads", "--force"},
-        "count": {"--constrained", "--threads"},
+        "build": {"--threads", "--force", "--device"},
+        "count": {"--constrained", "--threads", "--device"},
         "sample": {"--rank", "-n", "--distinct"},
     },
     "wfc-pipes.yaml": {"build": ITEMS | {"--force"}, "count": SEARCH_COUNT, "sample": None},

@@ -17,8 +17,8 @@ class FlingDomain:
     summary = "Fling! boards: solvable and uniquely solvable counts per piece count (retrograde)"
     formats = ()
     supports: ClassVar[dict[str, frozenset[str]]] = {
-        "build": frozenset({"--threads", "--force"}),
-        "count": frozenset({"--constrained", "--threads"}),
+        "build": frozenset({"--threads", "--force", "--device"}),
+        "count": frozenset({"--constrained", "--threads", "--device"}),
         "sample": frozenset({"--rank", "-n", "--distinct"}),
     }
     options = (

@@ -275,9 +275,10 @@ class FlingPuzzle(_FlingProblem):
 
     def refused(self, command: str) -> dict[str, str]:
         """Run flags one given board cannot honour, with the reason."""
+        on_cpu = {"--device": "one given board is solved on the CPU (the layers run on a GPU)"}
         if command == "build":
-            return {"--force": "one given board is solved at once: there is no estimate"}
-        return {}
+            return {"--force": "one given board is solved at once: there is no estimate", **on_cpu}
+        return on_cpu
 
     def space_size(self) -> int:
         return comb(self.spec.cells, len(self.spec.puzzle))

@@ -17,7 +17,7 @@ from ...core.context import RunContext, RunOutput
 from ...core.errors import SpecError, UsageError
 from ...core.result import base_result
 from ...output.result import format_state
-from ...search import exhaustive, exhaustive_gpu
+from ...search import exhaustive, gpu
 from ...search.driver import checkpoint_key
 from ...spaces import space_kernel_args
 from .kernels import module_source
@@ -171,7 +171,7 @@ class SpaceProblem:
             refusal = self.gpu_refusal()
             if refusal is not None:
                 raise UsageError(f"--device gpu: {refusal}")
-            where = exhaustive_gpu.describe()
+            where = gpu.describe()
         try:
             kernels = self.kernels(ctx.allow_python, ctx.device)
             outcome = exhaustive.run(kernels, self.space_size(), prune, max(spec.top, 1), ctx, key)

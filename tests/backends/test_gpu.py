@@ -1,4 +1,5 @@
-"""The exhaustive scan on the GPU gives the CPU's result.json, byte for byte (timings aside).
+"""The GPU gives the CPU's answers byte for byte: the exhaustive back end's result.json
+(timings aside) and the retrograde back end's stored layers.
 
 Without a GPU these run under numba's CUDA simulator, which this module turns on before
 numba.cuda is first imported; on a GPU machine, `NUMBA_ENABLE_CUDASIM=0 pytest` runs them
@@ -7,6 +8,7 @@ spaces are small, and the slices of ranks short and uneven, so that a space spre
 several blocks and each thread takes several slices.
 """
 
+# ruff: noqa: E402 (numba's simulator is switched on before the package imports numba.cuda)
 from __future__ import annotations
 
 import itertools
@@ -21,13 +23,17 @@ import pytest
 os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
 numba.core.config.reload_config()
 
-import epcg_spec  # noqa: E402
-from epcg_spec.cli.main import main  # noqa: E402
-from epcg_spec.core.context import RunContext  # noqa: E402
-from epcg_spec.core.errors import UsageError  # noqa: E402
-from epcg_spec.core.result import without_timings  # noqa: E402
-from epcg_spec.search import driver, exhaustive, exhaustive_gpu  # noqa: E402
-from tests.domains.space.helpers import SPECS, problem_of  # noqa: E402
+import epcg_spec
+from epcg_spec.cli.main import main
+from epcg_spec.core.context import RunContext
+from epcg_spec.core.errors import Interrupted, UsageError
+from epcg_spec.core.result import without_timings
+from epcg_spec.domains.fling.problem import layered_space
+from epcg_spec.search import driver, exhaustive, exhaustive_gpu, retrograde
+from epcg_spec.search.retrograde import Plan, Retrograde
+from tests.backends.test_retrograde import StopAfter, contents
+from tests.domains.fling.conftest import oracle_layer
+from tests.domains.space.helpers import SPECS, problem_of
 
 # a product space with an objective whose best values tie across many ranks and threads
 PRODUCT = """\
@@ -168,3 +174,39 @@ def test_a_run_started_on_the_gpu_is_resumed_on_the_cpu(tmp_path, monkeypatch):
     assert begun.result["partial"]["units_done"] == 7
     resumed = problem.run(RunContext(work_dir=tmp_path, resume=True)).result
     assert json.dumps(without_timings(resumed)) == json.dumps(without_timings(whole))
+
+
+def _layers(folder, plan: Plan, device: str = "cpu", progress=None):
+    """The layers of 4 x 4 Fling boards that `plan` asks for, computed on `device`."""
+    ctx = RunContext(device=device, progress=progress)
+    return Retrograde(layered_space(4, 4), folder, ctx).run(plan)
+
+
+@pytest.mark.parametrize("unique_by", ["scan", "predecessors"])
+def test_fling_layers_on_the_gpu_are_the_cpu_layers(tmp_path, monkeypatch, unique_by):
+    monkeypatch.setattr(retrograde, "SCAN_BLOCK", 64 * 7)  # many blocks, one per GPU thread
+    monkeypatch.setattr(retrograde, "PREDECESSOR_BLOCK", 5)
+    plan = Plan(4 if unique_by == "predecessors" else 5, 5, ("moves", "boards"), unique_by)
+    cpu = _layers(tmp_path / "cpu", plan)
+    gpu = _layers(tmp_path / "gpu", plan, "gpu")
+    timeless = {"seconds": 0, "cpu_seconds": 0}
+    assert [r.as_dict() | timeless for r in gpu] == [r.as_dict() | timeless for r in cpu]
+    for report in gpu[1:]:  # against the plain-Python oracle
+        expected = oracle_layer(4, 4, report.pieces)
+        if report.pieces <= plan.solvable:
+            assert report.solvable == len(expected["solvable"])
+        assert report.unique == {rule: len(expected[rule]) for rule in ("moves", "boards")}
+    assert gpu[1].solvable == 24  # two pieces in a line with a gap: 2 x 4 x 3
+    assert any(r.unique["moves"] for r in gpu[2:])
+    assert contents(tmp_path / "gpu") == contents(tmp_path / "cpu")
+
+
+def test_fling_layers_begun_on_the_gpu_are_finished_on_the_cpu(tmp_path, monkeypatch):
+    monkeypatch.setattr(retrograde, "SCAN_BLOCK", 64 * 7)
+    monkeypatch.setattr(retrograde, "PREDECESSOR_BLOCK", 5)
+    plan = Plan(5, 5, ("moves", "boards"), "scan")
+    _layers(tmp_path / "whole", plan)
+    with pytest.raises(Interrupted):
+        _layers(tmp_path / "split", plan, "gpu", StopAfter(6))
+    _layers(tmp_path / "split", plan)
+    assert contents(tmp_path / "split") == contents(tmp_path / "whole")
