@@ -106,7 +106,7 @@ _device = click.option(
     type=click.Choice(api.DEVICES),
     default="cpu",
     show_default=True,
-    help="Where the work runs: gpu needs numba-cuda and a CUDA device (kind space, --no-prune).",
+    help="Where the work runs: gpu (kinds space, fling) needs numba-cuda and a CUDA device.",
 )
 _allow_python = click.option(
     "--allow-python",
