@@ -15,7 +15,7 @@ import numba
 import numpy as np
 
 from ..core.context import RunContext
-from . import driver
+from . import driver, exhaustive_gpu
 from .driver import Report
 
 MIN_BLOCK = 1 << 16  # ranks per block of a scan: about a millisecond of work
@@ -108,9 +108,7 @@ class ExhaustiveJob:
     @property
     def most(self) -> int:
         if self.kernels.device == "gpu":
-            from .exhaustive_gpu import most_ranks
-
-            return max(1, most_ranks(self.prune) // self.block)
+            return max(1, exhaustive_gpu.most_ranks(self.prune) // self.block)
         return max(1, 64 * numba.get_num_threads())
 
     def prepare(self, first: int) -> None:
@@ -149,8 +147,6 @@ def run(kernels: Kernels, size: int, prune: bool, top: int, ctx: RunContext, key
 
 def _chunk(kernels: Kernels, starts, ends, prune: bool, top: int) -> Tally:
     if kernels.device == "gpu":  # blocks lo..hi - 1 are one run of ranks: one launch
-        from . import exhaustive_gpu  # only a GPU run imports numba.cuda
-
         first, last = (int(starts[0]), int(ends[-1])) if len(starts) else (0, 0)
         return exhaustive_gpu.scan(kernels, first, last, prune, top)
     n = len(starts)

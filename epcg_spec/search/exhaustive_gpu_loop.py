@@ -1,8 +1,9 @@
 """The exhaustive back end on a CUDA GPU: the CPU's loops, one slice of ranks per thread.
 
-This file is a template, never imported: the connector appends it, after the CPU template
-(exhaustive_loop.py), to a problem's generated module when the run asks for `--device gpu`.
-Besides the names the CPU template leaves free, it needs `cuda` (numba.cuda),
+This file is a template, never imported: for `--device gpu` the connector makes it a
+generated module of its own, which imports from the problem's CPU module (a generated
+module with exhaustive_loop.py) the very loops it runs: `_scan`, `_mask_walk`,
+`_prune_walk`, `space_unrank` and MASK_WALK. It also needs `cuda` (numba.cuda),
 `STATE_LENGTH` (the state's length) and `MASK_GROUPS` (the prefix check's mask groups):
 the sizes of each thread's local arrays, which CUDA needs as constants.
 

@@ -35,7 +35,7 @@ from ..compile.connector import generated_module, loop_template
 from ..core.context import RunContext
 from ..core.errors import BuildError, Interrupted
 from ..core.files import atomic_write
-from . import driver, retrograde_gpu
+from . import driver, gpu, retrograde_gpu
 from .layer_store import Damaged, LayerStore
 
 FORMAT = 2  # of the stored layers and of what they mean: bump it when either changes
@@ -183,21 +183,29 @@ class Retrograde:
 
     @property
     def module(self) -> ModuleType:
-        """The generated module: the template's loops over the domain's kernels (and, for
-        --device gpu, the GPU's kernels that run those loops, retrograde_gpu_loop)."""
+        """The generated module: the template's loops over the domain's kernels."""
         if self._module is None:
             imports = [f"from {self.space.kernels} import {', '.join(KERNEL_NAMES)}"]
-            parts = [loop_template("retrograde_loop")]
-            if self.ctx.device == "gpu":
-                imports.append("from numba import cuda")
-                parts.append(loop_template("retrograde_gpu_loop"))
             # named by the kernels' module, not the space: every shape shares one compilation
-            self._module = generated_module(f"retrograde over {self.space.kernels}", imports, parts)
+            self._module = generated_module(
+                f"retrograde over {self.space.kernels}", imports, [loop_template("retrograde_loop")]
+            )
         return self._module
 
     def _loops(self):
-        """What runs a pass's block loops: the module itself, or the GPU's runner of them."""
-        return retrograde_gpu.GpuLoops(self.module) if self.ctx.device == "gpu" else self.module
+        """What runs a pass's block loops: the module, or on --device gpu the GPU's module
+        (which imports the module's block loops) through GpuLoops."""
+        if self.ctx.device != "gpu":
+            return self.module
+        gpu.cuda()  # no device: exit 2 before anything is generated
+        names = ", ".join(retrograde_gpu.CPU_NAMES)
+        imports = ["from numba import cuda", f"from {self.module.__name__} import {names}"]
+        module = generated_module(
+            f"retrograde over {self.space.kernels}, on the GPU",
+            imports,
+            [loop_template("retrograde_gpu_loop")],
+        )
+        return retrograde_gpu.GpuLoops(module)
 
     def _rule_code(self, rule: str) -> int:
         """The loops' code of a rule (RULE_MOVES, RULE_BOARDS of the template)."""

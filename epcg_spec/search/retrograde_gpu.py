@@ -1,5 +1,6 @@
-"""The retrograde back end's passes on a CUDA GPU: the module's three block loops, called
-with the same arguments, run by `gpu_*` kernels (retrograde_gpu_loop.py), one block a thread.
+"""The retrograde back end's passes on a CUDA GPU: the CPU module's three block loops,
+called with the same arguments, run by the GPU module's kernels (retrograde_gpu_loop.py),
+one block a thread.
 
 The layers stay what they are on the CPU: bit arrays in the layer store's files, which the
 host reads and writes. For one pass, each array a loop reads (the layer below, the tables)
@@ -16,13 +17,22 @@ import numpy as np
 from . import gpu
 
 BLOCK_THREADS = 64  # CUDA threads per CUDA block; each runs one block of ranks
+# what the GPU's module imports from the CPU's (retrograde_gpu_loop.py runs them)
+CPU_NAMES = (
+    "MAX_MOVES",
+    "MAX_PREDECESSORS",
+    "STATE_TYPE",
+    "_fill_block",
+    "_predecessor_block",
+    "_scan_block",
+)
 
 
 class GpuLoops:
-    """scan_blocks, fill_blocks and predecessor_blocks of `module`, on the GPU, for one pass."""
+    """scan_blocks, fill_blocks and predecessor_blocks on the GPU, by the kernels of the GPU's
+    `module`, for one pass."""
 
     def __init__(self, module: ModuleType):
-        gpu.cuda()
         self.module = module
         self._sent: dict[int, tuple] = {}  # id(host array) -> (host array, device array)
 

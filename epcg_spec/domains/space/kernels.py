@@ -26,9 +26,8 @@ class ModuleSource(NamedTuple):
     allocates: bool  # the kernels allocate memory (or run the spec's Python functions)
 
 
-def module_source(spec: SpaceSpec, device: str = "cpu") -> ModuleSource:
-    """The spec's connector module: its kernels and the CPU loops, and with device "gpu"
-    the GPU's too (exhaustive_gpu_loop.py, which runs the CPU's loops, one per thread)."""
+def module_source(spec: SpaceSpec) -> ModuleSource:
+    """The spec's connector module: its kernels and the CPU's loops over them."""
     imports, space_source = space_kernel_source(spec.space)
     imports.append("from epcg_spec.spaces.bits import popcount")
     writer = ExpressionWriter(spec.symbols, spec.analyzer.facts, prefix="e")
@@ -53,11 +52,22 @@ def module_source(spec: SpaceSpec, device: str = "cpu") -> ModuleSource:
         f"WALK_NRT = {walk_nrt}\nMASK_WALK = {spec.space.mask_walkable}",
         loop_template("exhaustive_loop"),
     ]
-    if device == "gpu":
-        imports.append("from numba import cuda")
-        sizes = f"STATE_LENGTH = {int(spec.space.length)}\nMASK_GROUPS = {int(groups)}"
-        parts += [sizes, loop_template("exhaustive_gpu_loop")]
     return ModuleSource(imports, parts, tables, groups, writer.constants, walk_nrt)
+
+
+GPU_NAMES = ("MASK_WALK", "_mask_walk", "_prune_walk", "_scan", "space_unrank")
+
+
+def gpu_module_source(spec: SpaceSpec, cpu_module: str, groups: int) -> tuple[list[str], list]:
+    """(import lines, source parts) of the GPU's module: the GPU template, running the very
+    loops and kernels of the CPU's module `cpu_module`, which it imports, with the sizes of
+    each thread's local arrays."""
+    imports = [
+        "from numba import cuda",
+        f"from {identifier(cpu_module)} import {', '.join(GPU_NAMES)}",
+    ]
+    sizes = f"STATE_LENGTH = {int(spec.space.length)}\nMASK_GROUPS = {int(groups)}"
+    return imports, [sizes, loop_template("exhaustive_gpu_loop")]
 
 
 def _condition(writer: ExpressionWriter, name: str, condition: Condition, users, imports) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numba
@@ -20,7 +21,7 @@ from ...output.result import format_state
 from ...search import exhaustive, gpu
 from ...search.driver import checkpoint_key
 from ...spaces import space_kernel_args
-from .kernels import module_source
+from .kernels import gpu_module_source, module_source
 from .load import import_user_functions, user_functions
 from .model import Condition, SpaceSpec
 from .render import best_pictures
@@ -38,7 +39,8 @@ class SpaceProblem:
     def __init__(self, spec: SpaceSpec):
         self.spec = spec
         self.name = spec.name
-        self._kernels: dict[str, exhaustive.Kernels] = {}  # by device
+        self._kernels: exhaustive.Kernels | None = None
+        self._gpu_kernels: exhaustive.Kernels | None = None
 
     # ---- describing ----
 
@@ -102,10 +104,18 @@ class SpaceProblem:
     # ---- running ----
 
     def kernels(self, allow_python: bool = False, device: str = "cpu") -> exhaustive.Kernels:
-        """Generate, import (and on first use compile) the connector module for `device`; a
-        spec with Python functions needs `allow_python` (--allow-python), as they run as
-        user code."""
-        if device not in self._kernels:
+        """Generate, import (and on first use compile) the connector module, and for `device`
+        "gpu" the GPU's module over it (which imports the first's loops and kernels); a spec
+        with Python functions needs `allow_python` (--allow-python), as they run as user
+        code."""
+        if device == "gpu":
+            if self._gpu_kernels is None:
+                cpu = self.kernels(allow_python)
+                source = gpu_module_source(self.spec, cpu.module.__name__, cpu.groups)
+                module = generated_module("a space spec, on the GPU", *source)
+                self._gpu_kernels = replace(cpu, module=module, device=device)
+            return self._gpu_kernels
+        if self._kernels is None:
             spec = self.spec
             users = user_functions(spec)
             if users and not allow_python:
@@ -116,27 +126,26 @@ class SpaceProblem:
                     f"pass --allow-python if you trust it (see docs/trust.md)"
                 )
             import_user_functions(spec)
-            source = module_source(spec, device)
+            imports, parts, tables, groups, constants, _ = module_source(spec)
             folders = [
                 str(c.user.folder) for c in (*spec.constraints, spec.objective) if c and c.user
             ]
             sys.path[:0] = folders
             try:
-                module = generated_module("a space spec", source.imports, source.parts)
+                module = generated_module("a space spec", imports, parts)
             finally:
                 for folder in folders:
                     sys.path.remove(folder)
-            self._kernels[device] = exhaustive.Kernels(
+            self._kernels = exhaustive.Kernels(
                 module=module,
                 length=spec.space.length,
-                params=np.array([*spec.params.values(), *source.constants] or [0], np.int64),
+                params=np.array([*spec.params.values(), *constants] or [0], dtype=np.int64),
                 space_args=space_kernel_args(spec.space),
-                tables=source.tables,
-                groups=source.groups,
+                tables=tables,
+                groups=groups,
                 scored=spec.objective is not None,
-                device=device,
             )
-        return self._kernels[device]
+        return self._kernels
 
     def gpu_refusal(self) -> str | None:
         """Why this spec cannot run on the GPU; None: it can."""
