@@ -25,6 +25,7 @@ from .core.errors import UsageError
 from .output.gallery import write_gallery
 from .output.jsontext import dumps
 from .output.result import write_outputs
+from .search import gpu
 from .spec.load import Loaded, check_document, load_document, parse_document
 from .spec.params import parse_overrides
 
@@ -159,6 +160,8 @@ class Spec:
             allow_python=allow_python,
             device=device,
         )
+        if device == "gpu":
+            gpu.cuda()  # no CUDA device (nor the simulator): exit 2 at once
         if not force:
             budget.refuse_oversize(problem, ctx, Path(out) if out is not None else Path.cwd())
         output = problem.run(ctx)
@@ -203,6 +206,8 @@ class Spec:
             allow_python=allow_python,
             device=device,
         )
+        if device == "gpu":
+            gpu.cuda()
         result = Result.of(problem.count(ctx, constrained))
         if result.stopped == "too long":
             took = result.data["partial"]["estimated_seconds"]

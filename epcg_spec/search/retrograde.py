@@ -197,7 +197,6 @@ class Retrograde:
         (which imports the module's block loops) through GpuLoops."""
         if self.ctx.device != "gpu":
             return self.module
-        gpu.cuda()  # no device: exit 2 before anything is generated
         names = ", ".join(retrograde_gpu.CPU_NAMES)
         imports = ["from numba import cuda", f"from {self.module.__name__} import {names}"]
         module = generated_module(
@@ -213,6 +212,8 @@ class Retrograde:
 
     def run(self, plan: Plan) -> list[LayerReport]:
         """Compute (or reuse) every layer the plan asks for; one report per layer."""
+        if self.ctx.device == "gpu":
+            gpu.cuda()  # no device: exit 2 at once, even where every layer is stored
         if self.ctx.threads:
             numba.set_num_threads(min(self.ctx.threads, numba.config.NUMBA_NUM_THREADS))
         self._plan = plan
