@@ -25,11 +25,13 @@ from .core.errors import UsageError
 from .output.gallery import write_gallery
 from .output.jsontext import dumps
 from .output.result import write_outputs
+from .search import gpu
 from .search.cluster import connected
 from .spec.load import Loaded, check_document, parse_document, read_text
 from .spec.params import parse_overrides
 
 FORMATS = {"yaml": ".yaml", "dsl": ".epcg", "json": ".json"}
+DEVICES = ("cpu", "gpu")
 COUNT_BUDGET_SECONDS = 600.0  # a count that would take longer needs --time-limit
 
 
@@ -125,6 +127,7 @@ class Spec:
         force: bool = False,
         allow_python: bool = False,
         scheduler: Any = None,
+        device: str = "cpu",
         progress: Progress | None = None,
     ) -> Result:
         """Run the spec's back end; with `out`, write result.json, the files and the gallery
@@ -137,6 +140,7 @@ class Spec:
         if resume and fresh:
             raise UsageError("--resume continues a checkpoint and --fresh discards it: give one")
         flags = {
+            "--device": _device(device),
             "--threads": threads,
             "--shard": shard,
             "--resume": resume,
@@ -161,7 +165,10 @@ class Spec:
             options={**self.options, "no_prune": no_prune},
             allow_python=allow_python,
             source=self.source,
+            device=device,
         )
+        if device == "gpu":
+            gpu.cuda()  # no CUDA device (nor the simulator): exit 2 at once
         if not force:
             budget.refuse_oversize(problem, ctx, Path(out) if out is not None else Path.cwd())
         with connected(scheduler, ctx):
@@ -182,11 +189,13 @@ class Spec:
         no_prune: bool = False,
         allow_python: bool = False,
         scheduler: Any = None,
+        device: str = "cpu",
         progress: Progress | None = None,
     ) -> Result:
         """The exact size of the space (and, if `constrained`, how many meet every rule);
         `scheduler` as in `build`."""
         flags = {
+            "--device": _device(device),
             "--constrained": constrained,
             "--limit": limit,
             "--time-limit": time_limit,
@@ -207,7 +216,10 @@ class Spec:
             options={**self.options, "no_prune": no_prune},
             allow_python=allow_python,
             source=self.source,
+            device=device,
         )
+        if device == "gpu":
+            gpu.cuda()
         with connected(scheduler, ctx):
             result = Result.of(problem.count(ctx, constrained))
         if result.stopped == "too long":
@@ -263,6 +275,11 @@ class Spec:
             raise UsageError(
                 "--allow-python cannot go with --scheduler: cluster workers are sent the "
                 "spec's text, not the Python files it names"
+            )
+        if "--scheduler" in given and "--device" in given:
+            raise UsageError(
+                "--device gpu cannot go with --scheduler yet: cluster workers run their "
+                "units on their CPUs; give one or the other"
             )
         return problem
 
@@ -342,6 +359,13 @@ def _duration(seconds: float) -> str:
         if seconds >= 2 * size:
             return f"{seconds / size:,.1f} {unit}"
     return f"{seconds:,.0f} s"
+
+
+def _device(device: str) -> bool:
+    """Whether `device` asks for a GPU path (every kind runs on the CPU)."""
+    if device not in DEVICES:
+        raise UsageError(f"device {device!r}: give one of {', '.join(DEVICES)}")
+    return device == "gpu"
 
 
 def _shard(shard: tuple[int, int] | None) -> tuple[int, int]:

@@ -107,6 +107,13 @@ _scheduler = click.option(
     help="Run the work on a Dask cluster: N local worker processes, or a running scheduler "
     "(needs the dask extra; see docs/cluster.md).",
 )
+_device = click.option(
+    "--device",
+    type=click.Choice(api.DEVICES),
+    default="cpu",
+    show_default=True,
+    help="Where the work runs: gpu (kinds space, fling) needs numba-cuda and a CUDA device.",
+)
 _allow_python = click.option(
     "--allow-python",
     is_flag=True,
@@ -157,6 +164,7 @@ cli.add_command(validate)
 @click.option("--force", is_flag=True, help="Start even if the estimates exceed the machine.")
 @_allow_python
 @_scheduler
+@_device
 @_domain_options("build")
 def build(
     spec,
@@ -174,6 +182,7 @@ def build(
     force,
     allow_python,
     scheduler,
+    device,
     **given,
 ):
     """Compile SPEC, run its back end, write OUT/result.json and the content."""
@@ -191,6 +200,7 @@ def build(
         force=force,
         allow_python=allow_python,
         scheduler=scheduler,
+        device=device,
         progress=StderrProgress(quiet),
     )
     _emit(result, as_json)
@@ -217,6 +227,7 @@ def build(
 @_param
 @_allow_python
 @_scheduler
+@_device
 @_domain_options("count")
 def count(
     spec,
@@ -229,6 +240,7 @@ def count(
     params,
     allow_python,
     scheduler,
+    device,
     **given,
 ):
     """Print the exact size of SPEC's space (and, with --constrained, how many are valid)."""
@@ -241,6 +253,7 @@ def count(
         progress=StderrProgress(),
         allow_python=allow_python,
         scheduler=scheduler,
+        device=device,
     )
     _emit(result, as_json)
     _stopped(result, "")

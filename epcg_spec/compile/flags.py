@@ -27,6 +27,7 @@ WHY_NOT: dict[str, str] = {
     "--force": "it makes no estimate for --force to override",
     "--allow-python": "its specs name no Python functions",
     "--scheduler": "its work is not cut into independent units a cluster could share",
+    "--device": "it has no GPU path (kinds space and fling have one)",
 }
 
 

@@ -55,6 +55,7 @@ class RunContext:
     allow_python: bool = False  # may the spec's Python hooks be imported (run)? see docs/trust.md
     source: SpecSource | None = None  # what a cluster worker rebuilds the spec from
     cluster: Any = None  # a connected dask.distributed Client (--scheduler), see docs/cluster.md
+    device: str = "cpu"  # "gpu": a kind with a GPU path runs its work there (--device)
 
 
 @dataclass

@@ -15,7 +15,7 @@ import numba
 import numpy as np
 
 from ..core.context import RunContext
-from . import driver
+from . import driver, exhaustive_gpu
 from .driver import Report
 
 MIN_BLOCK = 1 << 16  # ranks per block of a scan: about a millisecond of work
@@ -56,7 +56,8 @@ class Tally:
 
 @dataclass
 class Kernels:
-    """A generated module with `run_blocks`, and the arrays it takes."""
+    """A generated module with the block loops, the arrays they take, and the device they
+    run on: "cpu" (`run_scanned`, `run_pruned`) or "gpu" (`gpu_scan`, exhaustive_gpu.py)."""
 
     module: ModuleType
     length: int
@@ -65,6 +66,9 @@ class Kernels:
     tables: tuple
     groups: int
     scored: bool
+    device: str = "cpu"
+    gpu_inputs: tuple | None = None  # P, S and T, once sent to the GPU
+    gpu_outputs: tuple | None = None  # the threads' result slots on the GPU, reused
 
 
 @dataclass
@@ -104,6 +108,8 @@ class ExhaustiveJob:
 
     @property
     def most(self) -> int:
+        if self.kernels.device == "gpu":
+            return max(1, exhaustive_gpu.most_ranks(self.prune) // self.block)
         return max(1, 64 * numba.get_num_threads())
 
     def prepare(self, first: int) -> None:
@@ -144,6 +150,9 @@ def run(job: ExhaustiveJob, ctx: RunContext, key: str) -> Outcome:
 
 
 def _chunk(kernels: Kernels, starts, ends, prune: bool, top: int) -> Tally:
+    if kernels.device == "gpu":  # blocks lo..hi - 1 are one run of ranks: one launch
+        first, last = (int(starts[0]), int(ends[-1])) if len(starts) else (0, 0)
+        return exhaustive_gpu.scan(kernels, first, last, prune, top)
     n = len(starts)
     counts = np.zeros(n, np.int64)
     evaluated = np.zeros(n, np.int64)

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numba
 import numpy as np
@@ -35,7 +36,7 @@ from ..compile.connector import generated_module, loop_template
 from ..core.context import RunContext
 from ..core.errors import BuildError, Interrupted
 from ..core.files import atomic_write
-from . import driver
+from . import driver, gpu, retrograde_gpu
 from .layer_store import Damaged, LayerStore
 
 FORMAT = 2  # of the stored layers and of what they mean: bump it when either changes
@@ -54,6 +55,7 @@ KERNEL_NAMES = (
     "layer_buffer",
     "MAX_MOVES",
     "MAX_PREDECESSORS",
+    "STATE_TYPE",
 )
 EMPTY = np.zeros(0, np.uint64)
 
@@ -191,12 +193,28 @@ class Retrograde:
             )
         return self._module
 
+    def _loops(self):
+        """What runs a pass's block loops: the module, or on --device gpu the GPU's module
+        (which imports the module's block loops) through GpuLoops."""
+        if self.ctx.device != "gpu":
+            return self.module
+        names = ", ".join(retrograde_gpu.CPU_NAMES)
+        imports = ["from numba import cuda", f"from {self.module.__name__} import {names}"]
+        module = generated_module(
+            f"retrograde over {self.space.kernels}, on the GPU",
+            imports,
+            [loop_template("retrograde_gpu_loop")],
+        )
+        return retrograde_gpu.GpuLoops(module)
+
     def _rule_code(self, rule: str) -> int:
         """The loops' code of a rule (RULE_MOVES, RULE_BOARDS of the template)."""
         return getattr(self.module, f"RULE_{rule.upper()}")
 
     def run(self, plan: Plan) -> list[LayerReport]:
         """Compute (or reuse) every layer the plan asks for; one report per layer."""
+        if self.ctx.device == "gpu":
+            gpu.cuda()  # no device: exit 2 at once, even where every layer is stored
         if self.ctx.threads:
             numba.set_num_threads(min(self.ctx.threads, numba.config.NUMBA_NUM_THREADS))
         self._plan = plan
@@ -305,7 +323,7 @@ class Retrograde:
         files = {key: self._bits_file(path, size) for key, path in paths.items()}
         below_unique = [self._unique_bits(r, m - 1) if r in rules else EMPTY for r in RULES]
         return _ScanWork(
-            self.module,
+            self._loops(),
             m,
             name,
             np.arange(0, size, SCAN_BLOCK, dtype=np.int64),
@@ -393,14 +411,14 @@ class Retrograde:
         n = len(unique_below)
         starts = np.arange(0, n, PREDECESSOR_BLOCK, dtype=np.int64)
         ends = np.minimum(starts + PREDECESSOR_BLOCK, n)
-        mod = self.module
+        loops = self._loops()
         code = self._rule_code(rule)
-        capacity = PREDECESSOR_BLOCK * int(mod.MAX_PREDECESSORS)
+        capacity = PREDECESSOR_BLOCK * int(self.module.MAX_PREDECESSORS)
 
         def work(lo: int, hi: int) -> tuple[int, list]:
             out = np.empty((hi - lo, capacity), np.int64)
             found = np.zeros(hi - lo, np.int64)
-            mod.predecessor_blocks(
+            loops.predecessor_blocks(
                 m, unique_below, starts[lo:hi], ends[lo:hi], below, code, free_last,
                 self.space.tables, out, found,
             )  # fmt: skip
@@ -482,7 +500,7 @@ class _BlocksJob:
 class _ScanWork:
     """One scan of a layer: its blocks, its work files, and its two passes."""
 
-    module: ModuleType
+    loops: Any  # the module of the block loops, or on --device gpu its GpuLoops
     m: int
     name: str  # of the job, and of its work files and checkpoint record
     starts: np.ndarray
@@ -499,7 +517,7 @@ class _ScanWork:
     def judge(self, lo: int, hi: int) -> tuple[int, list]:
         """Pass 1: the bits of the canonical boards of blocks lo..hi - 1."""
         tally = np.zeros((hi - lo, 3), np.int64)
-        self.module.scan_blocks(
+        self.loops.scan_blocks(
             self.m, self.starts[lo:hi], self.ends[lo:hi], self.below, *self.below_unique,
             self.code, self.free_last, self.tables, self.out, tally,
         )  # fmt: skip
@@ -508,7 +526,7 @@ class _ScanWork:
     def fill(self, lo: int, hi: int) -> tuple[int, list]:
         """Pass 2: every other board's bits, from its canonical board's."""
         tally = np.zeros((hi - lo, 3), np.int64)
-        self.module.fill_blocks(
+        self.loops.fill_blocks(
             self.m, self.starts[lo:hi], self.ends[lo:hi], self.tables, self.out, tally
         )
         return int(tally[:, 0].sum()), []

@@ -18,6 +18,7 @@ by module-level name (G is the domain's table tuple, m a layer's number of piece
                                             same solvability and uniqueness (a symmetry)
     layer_buffer(n) -> array                room for n states
     MAX_MOVES, MAX_PREDECESSORS             sizes of the scratch buffers
+    STATE_TYPE                              the dtype of a state (layer_buffer's)
 
 Layers are bit arrays of uint64 words, bit r of word r >> 6 for rank r. A state is
 solvable when a move leads to a solvable state; it is unique under the moves rule when

@@ -27,6 +27,7 @@ FLAG_ARGS = {
     "--force": ["--force"],
     "--allow-python": ["--allow-python"],
     "--scheduler": ["--scheduler", "local:1"],
+    "--device": ["--device", "gpu"],
 }
 COMMAND_FLAGS = {
     "build": [
@@ -39,6 +40,7 @@ COMMAND_FLAGS = {
         "--force",
         "--allow-python",
         "--scheduler",
+        "--device",
     ],
     "count": [
         "--constrained",
@@ -48,6 +50,7 @@ COMMAND_FLAGS = {
         "--no-prune",
         "--allow-python",
         "--scheduler",
+        "--device",
     ],
     "sample": ["--rank", "-n", "--distinct", "--scheduler"],
 }
@@ -55,9 +58,9 @@ ITEMS = {"--shard", "--resume", "--fresh", "--time-limit", "--scheduler"}
 SEARCH_COUNT = {"--limit", "--time-limit"}
 HONOURED = {
     "n-queens.yaml": {
-        "build": ITEMS | {"--threads", "--no-prune", "--force", "--allow-python"},
+        "build": ITEMS | {"--threads", "--no-prune", "--force", "--allow-python", "--device"},
         "count": {"--constrained", "--time-limit", "--threads", "--no-prune", "--allow-python"}
-        | {"--scheduler"},
+        | {"--scheduler", "--device"},
         "sample": {"--rank", "-n", "--distinct"},
     },
     "witness-must-cross.yaml": {
@@ -67,8 +70,8 @@ HONOURED = {
     },
     "witness-panel.yaml": {"build": set(), "count": {"--constrained"}, "sample": None},
     "fling.yaml": {
-        "build": {"--threads", "--force", "--scheduler"},
-        "count": {"--constrained", "--threads", "--scheduler"},
+        "build": {"--threads", "--force", "--scheduler", "--device"},
+        "count": {"--constrained", "--threads", "--scheduler", "--device"},
         "sample": {"--rank", "-n", "--distinct"},
     },
     "wfc-pipes.yaml": {"build": ITEMS | {"--force"}, "count": SEARCH_COUNT, "sample": None},

@@ -33,6 +33,7 @@ DIRECTIONS = ("right", "left", "down", "up")
 MAX_CELLS = 64
 MAX_MOVES = 4 * MAX_CELLS  # room for the moves of any board
 MAX_PREDECESSORS = 4 * MAX_CELLS  # an empty cell and a direction give at most one
+STATE_TYPE = np.uint64  # a board: one bit per cell
 SMEAR = 8  # per direction: one step, then doublings (enough for lines of 64 cells), then 0
 _I64 = ir.IntType(64)
 _COUNT_ZEROS = ir.FunctionType(_I64, [_I64, ir.IntType(1)])
@@ -226,7 +227,7 @@ def layer_is_canonical(b, G):
 
 @kernel
 def layer_buffer(n):
-    return np.empty(n, np.uint64)
+    return np.empty(n, STATE_TYPE)
 
 
 class Geometry(NamedTuple):

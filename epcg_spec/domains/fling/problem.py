@@ -295,9 +295,10 @@ class FlingPuzzle(_FlingProblem):
     def refused(self, command: str) -> dict[str, str]:
         """Run flags one given board cannot honour, with the reason."""
         once = "one given board is solved at once"
+        on_cpu = {"--device": "one given board is solved on the CPU (the layers run on a GPU)"}
         if command == "build":
-            return {"--force": f"{once}: there is no estimate", "--scheduler": once}
-        return {"--scheduler": once}
+            return {"--force": f"{once}: there is no estimate", "--scheduler": once, **on_cpu}
+        return {"--scheduler": once, **on_cpu}
 
     def space_size(self) -> int:
         return comb(self.spec.cells, len(self.spec.puzzle))

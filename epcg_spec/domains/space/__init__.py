@@ -19,11 +19,11 @@ class SpaceDomain:
     supports: ClassVar[dict[str, frozenset[str]]] = {
         "build": frozenset(
             {"--shard", "--resume", "--fresh", "--time-limit", "--threads", "--no-prune"}
-            | {"--force", "--allow-python", "--scheduler"}
+            | {"--force", "--allow-python", "--scheduler", "--device"}
         ),
         "count": frozenset(
             {"--constrained", "--time-limit", "--threads", "--no-prune", "--allow-python"}
-            | {"--scheduler"}
+            | {"--scheduler", "--device"}
         ),
         "sample": frozenset({"--rank", "-n", "--distinct"}),
     }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ...compile.connector import identifier, loop_template
@@ -13,9 +15,19 @@ from .model import Condition, SpaceSpec
 DUMMY_TABLE = np.zeros(1, np.int64)
 
 
-def module_source(spec: SpaceSpec) -> tuple[list[str], list[str], tuple, int, list[int]]:
-    """(import lines, source parts, prefix tables T, mask groups, constants after the params)
-    of the spec's connector module."""
+class ModuleSource(NamedTuple):
+    """The parts of a space spec's connector module, and what its kernels need."""
+
+    imports: list[str]
+    parts: list[str]
+    tables: tuple  # the prefix tables T
+    groups: int  # the mask groups of the prefix check's scratch
+    constants: list[int]  # read after the params, see ExpressionWriter.constant
+    allocates: bool  # the kernels allocate memory (or run the spec's Python functions)
+
+
+def module_source(spec: SpaceSpec) -> ModuleSource:
+    """The spec's connector module: its kernels and the CPU's loops over them."""
     imports, space_source = space_kernel_source(spec.space)
     imports.append("from epcg_spec.spaces.bits import popcount")
     writer = ExpressionWriter(spec.symbols, spec.analyzer.facts, prefix="e")
@@ -40,7 +52,22 @@ def module_source(spec: SpaceSpec) -> tuple[list[str], list[str], tuple, int, li
         f"WALK_NRT = {walk_nrt}\nMASK_WALK = {spec.space.mask_walkable}",
         loop_template("exhaustive_loop"),
     ]
-    return imports, parts, tables, groups, writer.constants
+    return ModuleSource(imports, parts, tables, groups, writer.constants, walk_nrt)
+
+
+GPU_NAMES = ("MASK_WALK", "_mask_walk", "_prune_walk", "_scan", "space_unrank")
+
+
+def gpu_module_source(spec: SpaceSpec, cpu_module: str, groups: int) -> tuple[list[str], list]:
+    """(import lines, source parts) of the GPU's module: the GPU template, running the very
+    loops and kernels of the CPU's module `cpu_module`, which it imports, with the sizes of
+    each thread's local arrays."""
+    imports = [
+        "from numba import cuda",
+        f"from {identifier(cpu_module)} import {', '.join(GPU_NAMES)}",
+    ]
+    sizes = f"STATE_LENGTH = {int(spec.space.length)}\nMASK_GROUPS = {int(groups)}"
+    return imports, [sizes, loop_template("exhaustive_gpu_loop")]
 
 
 def _condition(writer: ExpressionWriter, name: str, condition: Condition, users, imports) -> str:

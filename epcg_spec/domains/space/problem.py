@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numba
@@ -17,10 +18,10 @@ from ...core.context import RunContext, RunOutput
 from ...core.errors import SpecError, UsageError
 from ...core.result import base_result
 from ...output.result import format_state
-from ...search import exhaustive
+from ...search import exhaustive, gpu
 from ...search.driver import checkpoint_key
 from ...spaces import space_kernel_args
-from .kernels import module_source
+from .kernels import gpu_module_source, module_source
 from .load import import_user_functions, user_functions
 from .model import Condition, SpaceSpec
 from .render import best_pictures
@@ -39,6 +40,7 @@ class SpaceProblem:
         self.spec = spec
         self.name = spec.name
         self._kernels: exhaustive.Kernels | None = None
+        self._gpu_kernels: exhaustive.Kernels | None = None
 
     # ---- describing ----
 
@@ -68,6 +70,8 @@ class SpaceProblem:
             text = spec.objective.text or f"python {spec.objective.user.module}"
             rows.append(("objective", f"{spec.sense} {text}"))
         rows.append(("keeps", f"the best {spec.top} states, ties broken by rank"))
+        refusal = self.gpu_refusal()
+        rows.append(("devices", f"cpu only: {refusal}" if refusal else "cpu, or gpu (--device)"))
         rows += self._estimates()
         return rows
 
@@ -99,9 +103,18 @@ class SpaceProblem:
 
     # ---- running ----
 
-    def kernels(self, allow_python: bool = False) -> exhaustive.Kernels:
-        """Generate, import (and on first use compile) the connector module; a spec with
-        Python functions needs `allow_python` (--allow-python), as they run as user code."""
+    def kernels(self, allow_python: bool = False, device: str = "cpu") -> exhaustive.Kernels:
+        """Generate, import (and on first use compile) the connector module, and for `device`
+        "gpu" the GPU's module over it (which imports the first's loops and kernels); a spec
+        with Python functions needs `allow_python` (--allow-python), as they run as user
+        code."""
+        if device == "gpu":
+            if self._gpu_kernels is None:
+                cpu = self.kernels(allow_python)
+                source = gpu_module_source(self.spec, cpu.module.__name__, cpu.groups)
+                module = generated_module("a space spec, on the GPU", *source)
+                self._gpu_kernels = replace(cpu, module=module, device=device)
+            return self._gpu_kernels
         if self._kernels is None:
             spec = self.spec
             users = user_functions(spec)
@@ -113,7 +126,7 @@ class SpaceProblem:
                     f"pass --allow-python if you trust it (see docs/trust.md)"
                 )
             import_user_functions(spec)
-            imports, parts, tables, groups, constants = module_source(spec)
+            imports, parts, tables, groups, constants, _ = module_source(spec)
             folders = [
                 str(c.user.folder) for c in (*spec.constraints, spec.objective) if c and c.user
             ]
@@ -134,6 +147,17 @@ class SpaceProblem:
             )
         return self._kernels
 
+    def gpu_refusal(self) -> str | None:
+        """Why this spec cannot run on the GPU; None: it can."""
+        if user_functions(self.spec):
+            return "this spec's Python functions run on the CPU only"
+        if module_source(self.spec).allocates:
+            return (
+                "a distinct() here spans 64 values or more and needs a buffer; the GPU runs "
+                "only kernels that allocate nothing"
+            )
+        return None
+
     def _blame_user_functions(self) -> None:
         """After the kernels failed to compile: raise a located error for the first Python
         function of the spec that numba cannot compile on its own (else return: our bug)."""
@@ -148,7 +172,7 @@ class SpaceProblem:
         """The driver's job `name` ("enumerate": every rank), here or on a cluster worker."""
         prune = self.spec.prune and not ctx.options.get("no_prune", False)
         top = max(self.spec.top, 1)
-        job = exhaustive.job(self.kernels(), self.space_size(), prune, top)
+        job = exhaustive.job(self.kernels(device=ctx.device), self.space_size(), prune, top)
         job.remote = (name, args)
         return job
 
@@ -159,8 +183,14 @@ class SpaceProblem:
         spec = self.spec
         prune = spec.prune and not ctx.options.get("no_prune", False)
         key = self._key(ctx, prune)
+        where = "cpu"
+        if ctx.device == "gpu":
+            refusal = self.gpu_refusal()
+            if refusal is not None:
+                raise UsageError(f"--device gpu: {refusal}")
+            where = gpu.describe()
         try:
-            self.kernels(ctx.allow_python)
+            self.kernels(ctx.allow_python, ctx.device)
             outcome = exhaustive.run(self.job("enumerate", {}, ctx), ctx, key)
         except NumbaError:
             self._blame_user_functions()
@@ -203,7 +233,8 @@ class SpaceProblem:
             f"  {tally.count:,} states meet every constraint{partial} "
             f"({tally.evaluated:,} evaluated, {tally.pruned:,} pruned on prefixes)",
             f"  {report.seconds:.3f} s, {rate:,.0f} ranks/s over {outcome.blocks:,} blocks "
-            f"(kernels ready in {report.compile_seconds:.1f} s; compiled once, then cached)",
+            f"on {where} (kernels ready in {report.compile_seconds:.1f} s; compiled once, "
+            "then cached)",
         ]
         if best:
             top = best[0]
