@@ -205,10 +205,13 @@ def test_without_dask_the_extra_is_named(monkeypatch, tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-def test_python_functions_are_not_sent_to_workers(tmp_path):
+def test_python_functions_and_the_gpu_are_not_for_workers(tmp_path):
     spec = epcg_spec.load(SPECS / "n-queens.yaml", params={"n": 6})
     with pytest.raises(UsageError, match="--allow-python cannot go with --scheduler"):
         spec.build(tmp_path / "out", scheduler="local:1", allow_python=True)
+    with pytest.raises(UsageError, match="--device gpu cannot go with --scheduler"):
+        spec.build(tmp_path / "out", scheduler="local:1", device="gpu")
+    assert not (tmp_path / "out").exists()
 
 
 WORKER_WITHOUT_THE_PACKAGE = textwrap.dedent(
