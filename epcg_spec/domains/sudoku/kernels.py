@@ -27,8 +27,9 @@ NAKED, HIDDEN, GUESS = 1, 2, 3
 
 @njit(cache=True)
 def _plain(x):
-    """x as a run-time int64: a literal constant argument would compile `search` once more."""
-    return x
+    """x as a run-time int64: a literal constant argument would compile `search` once more
+    (returning `x` itself keeps numba's literal type, and with it one more compile)."""
+    return np.int64(x)
 
 
 @njit(cache=True)

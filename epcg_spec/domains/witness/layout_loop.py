@@ -19,5 +19,5 @@ def layout_blocks(first, counts, bits, S, L, P, B, T):
     """Block b (positions of rank first + b) writes only counts[b] and bits[b]."""
     for b in prange(counts.shape[0]):
         x = np.empty(P[0].shape[0], np.int64)
-        space_unrank(first + b, x, S)
+        space_unrank(first + np.int64(b), x, S)
         layout_block(x, counts[b], bits[b], L, P, B, T)
