@@ -19,8 +19,8 @@ BENCHMARKS = sorted((ROOT / "benchmarks").glob("bench_*.py"))
 
 def test_every_benchmark_is_listed():
     assert [b.stem for b in BENCHMARKS] == [
-        "bench_exhaustive", "bench_fling", "bench_ppg", "bench_rooms", "bench_spaces",
-        "bench_sudoku", "bench_tracery", "bench_wfc", "bench_witness",
+        "bench_compile", "bench_exhaustive", "bench_fling", "bench_ppg", "bench_rooms",
+        "bench_spaces", "bench_sudoku", "bench_tracery", "bench_wfc", "bench_witness",
     ]  # fmt: skip
 
 
