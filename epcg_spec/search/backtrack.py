@@ -118,7 +118,7 @@ def search(m, s, heuristic, rules, max_backtracks, count_limit, budget, conn_eve
                         return SOLVED
                     if s.ctr[SOLUTIONS] >= count_limit:
                         return LIMIT
-                    if not _backtrack(m, s, np.int64(-1)):  # not a literal: one compile
+                    if not _backtrack(m, s, -1):
                         return EXHAUSTED
                     continue
                 ok = False
