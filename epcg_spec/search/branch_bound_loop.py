@@ -73,7 +73,7 @@ def bb_blocks(first, last, n_items, root, T, threshold, full, values, sets, kept
                 d += 1
                 following[d] = item + 1
                 continue
-            _offer(b, bound, chosen, values, sets, kept)
+            _offer(np.int64(b), bound, chosen, values, sets, kept)
             if kept[b] == top and values[b, top - 1] > limit:
                 limit = values[b, top - 1]
                 pruning = True

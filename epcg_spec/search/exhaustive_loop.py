@@ -208,7 +208,7 @@ def run_pruned(starts, ends, P, S, T, groups, scored, counts, evaluated, pruned,
     """Walk every block [starts[b], ends[b]) in parallel; block b writes only slot b."""
     for b in prange(starts.shape[0]):
         _prune_block(
-            b,
+            np.int64(b),  # as typed outside the loop: one compile, not two (design.md)
             starts[b],
             ends[b],
             P,
@@ -230,4 +230,6 @@ def run_pruned(starts, ends, P, S, T, groups, scored, counts, evaluated, pruned,
 def run_scanned(starts, ends, P, S, scored, counts, evaluated, bs, br, bx, kept):
     """Scan every block [starts[b], ends[b]) in parallel; block b writes only slot b."""
     for b in prange(starts.shape[0]):
-        _scan_block(b, starts[b], ends[b], P, S, scored, counts, evaluated, bs, br, bx, kept)
+        _scan_block(
+            np.int64(b), starts[b], ends[b], P, S, scored, counts, evaluated, bs, br, bx, kept
+        )

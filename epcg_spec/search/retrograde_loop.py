@@ -88,8 +88,8 @@ def scan_blocks(m, starts, ends, below, below_moves, below_boards, rules, free_l
     for b in prange(starts.shape[0]):
         moves = np.empty(MAX_MOVES, np.int64)
         _scan_block(
-            m, b, starts[b], ends[b], below, below_moves, below_boards, rules, free_last, G,
-            out, tally, moves,
+            m, np.int64(b), starts[b], ends[b], below, below_moves, below_boards, rules,
+            free_last, G, out, tally, moves,
         )  # fmt: skip
 
 
@@ -144,7 +144,7 @@ def _store(words, at, word):
 def fill_blocks(m, starts, ends, G, out, tally):
     """After scan_blocks: set the bits of every other state from its canonical state's."""
     for b in prange(starts.shape[0]):
-        _fill_block(m, b, starts[b], ends[b], G, out, tally)
+        _fill_block(m, np.int64(b), starts[b], ends[b], G, out, tally)
 
 
 @njit(cache=True, _nrt=False)
@@ -179,7 +179,7 @@ def predecessor_blocks(m, unique_below, starts, ends, below, rule, free_last, G,
         states = layer_buffer(MAX_PREDECESSORS)
         back = np.empty(MAX_PREDECESSORS, np.int64)
         _predecessor_block(
-            m, b, unique_below, starts[b], ends[b], below, rule, free_last, G, out, found,
+            m, np.int64(b), unique_below, starts[b], ends[b], below, rule, free_last, G, out, found,
             moves, states, back,
         )  # fmt: skip
 

@@ -27,14 +27,16 @@ NAKED, HIDDEN, GUESS = 1, 2, 3
 
 @njit(cache=True)
 def _plain(x):
-    """x as a run-time int64: a literal constant argument would compile `search` once more."""
-    return x
+    """x as a run-time int64: a literal constant argument would compile `search` once more
+    (returning `x` itself keeps numba's literal type, and with it one more compile)."""
+    return np.int64(x)
 
 
 @njit(cache=True)
 def _search(m, s, rules, count_limit):
-    """The back end's search with fewest-candidates choice, no backtrack cap, no budget."""
-    return search(m, s, _plain(MRV), rules, _plain(NO_CAP), count_limit, _plain(-1), _plain(1))
+    """The back end's search with fewest-candidates choice, no backtrack cap, no budget
+    (constants every call shares: as literals they compile once and fold into the loop)."""
+    return search(m, s, MRV, rules, NO_CAP, count_limit, -1, 1)
 
 
 @njit(cache=True)
@@ -54,7 +56,7 @@ def solutions_upto(m, s, base, grid, rules, limit):
     """How many solutions the puzzle has, counting at most `limit`."""
     if not place(m, s, base, grid):
         return 0
-    begin_attempt(s, _plain(0), _plain(MRV))
+    begin_attempt(s, _plain(0), MRV)
     _search(m, s, rules, limit)
     return s.ctr[SOLUTIONS]
 
@@ -64,7 +66,7 @@ def solve_into(m, s, base, grid, seed, out):
     """Fill `out` with a solution (random among them by `seed`); False if there is none."""
     if not place(m, s, base, grid):
         return False
-    begin_attempt(s, seed, _plain(MRV))
+    begin_attempt(s, seed, MRV)
     status = _search(m, s, _plain(ALL_RULES), _plain(0))
     if status != SOLVED:
         return False

@@ -214,7 +214,7 @@ def base_filter(L, P, R, ok, fail_colour, fail_piece):
         scratch = np.empty((3, cells), np.int64)
         ok[i] = line_local_ok(L[0][i], P, R[0])
         fail_colour[i], fail_piece[i] = region_failures(
-            i, L, P, R, scratch[0], scratch[1], scratch[2]
+            np.int64(i), L, P, R, scratch[0], scratch[1], scratch[2]
         )
 
 

@@ -30,7 +30,8 @@ def layout_blocks(first, counts, bits, S, L, P, B, T):
     for part in prange(parts):
         x = np.empty(P[0].shape[0], np.int64)
         scratch = layout_scratch(counts.shape[1], x.shape[0], L, B)
-        for b in range(n * part // parts, n * (part + 1) // parts):
+        run = np.int64(part)  # a prange index is unsigned: keep the ranks int64
+        for b in range(n * run // parts, n * (run + 1) // parts):
             space_unrank(first + b, x, S)
             if crossings:  # one panel a block, each line's test a bit set's
                 counts[b, 0] = crossings_count(x, L, P, B, scratch)

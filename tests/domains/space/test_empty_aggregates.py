@@ -3,8 +3,6 @@
 import itertools
 import json
 
-import pytest
-
 from epcg_spec.cli.main import main
 
 SPEC = """kind: space
@@ -23,12 +21,14 @@ def count(constraints: list[str], tmp_path) -> int:
     return json.loads((tmp_path / "out" / "result.json").read_text())["count"]
 
 
-@pytest.mark.parametrize(
-    "empty", ["distinct(q[i] for i in range(0))", "all(q[i] < q[i + 1] for i in range(0))"]
-)
-def test_an_aggregate_over_no_terms_holds(empty, tmp_path, capsys):
+# both aggregates in one spec: each spec compiles its own kernels, and a count stays right
+# only if every one of them holds
+EMPTY = ["distinct(q[i] for i in range(0))", "all(q[i] < q[i + 1] for i in range(0))"]
+
+
+def test_an_aggregate_over_no_terms_holds(tmp_path, capsys):
     diagonal = sum(len({q[i] + i for i in range(4)}) == 4 for q in itertools.permutations(range(4)))
     assert diagonal == 7  # by brute force
-    assert count([empty, DIAGONAL], tmp_path) == diagonal
-    assert count([empty], tmp_path) == 24
+    assert count([*EMPTY, DIAGONAL], tmp_path) == diagonal
+    assert count(EMPTY, tmp_path) == 24
     capsys.readouterr()

@@ -63,10 +63,15 @@ def test_params_override_the_layout_count(tmp_path, capsys):
     assert "780 layouts" in capsys.readouterr().out  # C(40, 2)
 
 
-def test_sharding_is_refused(tmp_path, capsys):
-    spec = str(SPECS / "witness-panel.yaml")
-    assert main(["build", spec, "--out", str(tmp_path / "o"), "--shard", "0/2"]) == 2
-    assert "does not support --shard" in capsys.readouterr().err
+def test_sharding_one_panel_or_a_joint_search_is_refused(tmp_path, capsys):
+    for name, why in (
+        ("witness-panel.yaml", "mode solve checks one panel"),
+        ("witness-joint-3x3.epcg", "a joint search needs every candidate panel in one run"),
+    ):
+        argv = ["build", str(SPECS / name), "--out", str(tmp_path / "o"), "--shard", "0/2"]
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert "--shard is not supported here" in err and why in err, err
 
 
 BROKEN = {

@@ -1,0 +1,80 @@
+"""The first build of each kind's shipped spec on a cold cache: its compile time, per kind.
+
+Each kind's spec is built twice, each time in a fresh process: first with an empty kernel
+cache and an empty numba cache (`EPCG_CACHE_DIR` and `NUMBA_CACHE_DIR` set to new folders,
+so neither the generated modules nor the package's own kernels are cached), then again on
+the cache the first build filled. The warm build is the reference: what the first build
+spends beyond it is compiling. CPU seconds (user + sys of the build process) are printed
+beside wall seconds, as wall time on a shared machine also holds other people's work.
+
+Run: python benchmarks/bench_compile.py [--smoke] [KIND ...]   (smoke: the space kind only)
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SPECS = ROOT / "specs"
+SMOKE = "--smoke" in sys.argv[1:]
+
+# kind -> (shipped spec, --param overrides that keep its run itself short)
+BUILDS: dict[str, tuple[str, dict[str, int]]] = {
+    "space": ("n-queens.yaml", {"n": 8}),
+    "sudoku": ("sudoku-minimal.yaml", {}),
+    "witness": ("witness-panel.yaml", {}),
+    "fling": ("fling-5x5.yaml", {}),
+    "wfc": ("wfc-loop.yaml", {}),
+    "ppg": ("ppg-escape-room.yaml", {}),
+    "rooms": ("rooms-house.yaml", {}),
+    "tracery": ("tracery-weather.epcg", {}),
+    "nested": ("nested-dungeon.epcg", {}),
+}
+
+
+def build(kind: str, caches: Path, out: Path) -> tuple[float, float]:
+    """(wall s, CPU s) of one `epcg-spec build` of `kind`'s spec in a fresh process."""
+    spec, params = BUILDS[kind]
+    argv = [sys.executable, "-m", "epcg_spec", "build", str(SPECS / spec), "--out", str(out)]
+    argv += ["-q", *(f"--param={k}={v}" for k, v in params.items())]
+    env = {**os.environ, "EPCG_CACHE_DIR": str(caches / "epcg")}
+    env["NUMBA_CACHE_DIR"] = str(caches / "numba")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    began = time.perf_counter()
+    done = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - began
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        sys.exit(f"{kind}: build failed (exit {done.returncode}): {done.stderr[-2000:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def main() -> None:
+    asked = [a for a in sys.argv[1:] if not a.startswith("--")]
+    unknown = sorted(set(asked) - set(BUILDS))
+    if unknown:
+        sys.exit(f"unknown kind {unknown[0]!r}: choose from {', '.join(BUILDS)}")
+    kinds = asked or (["space"] if SMOKE else list(BUILDS))
+    print(f"first build on a cold kernel and numba cache vs a warm rebuild; {os.cpu_count()} cores")
+    print(f"{'kind':<9}{'spec':<24}{'cold wall':>10}{'cold CPU':>10}{'warm wall':>10}"
+          f"{'warm CPU':>10}{'compile CPU':>12}")  # fmt: skip
+    for kind in kinds:
+        with tempfile.TemporaryDirectory(prefix=f"bench-compile-{kind}-") as folder:
+            caches = Path(folder)
+            cold_wall, cold_cpu = build(kind, caches, caches / "cold")
+            warm_wall, warm_cpu = build(kind, caches, caches / "warm")
+        print(
+            f"{kind:<9}{BUILDS[kind][0]:<24}{cold_wall:>9.1f}s{cold_cpu:>9.1f}s"
+            f"{warm_wall:>9.1f}s{warm_cpu:>9.1f}s{cold_cpu - warm_cpu:>11.1f}s"
+        )
+
+
+if __name__ == "__main__":
+    main()
