@@ -339,24 +339,32 @@ def _chunk(module, args, first: int, blocks: int, per_block: int, words: int):
 
 def _add(tally: Tally, counts, bits, first_rank: int, spec: WitnessSpec, library) -> None:
     flat = counts.reshape(-1)
+    per_count = np.bincount(flat + 1, minlength=2)  # panels with -1 (invalid), 0, 1... lines
     tally.evaluated += flat.size
-    tally.invalid += int(np.count_nonzero(flat < 0))
-    solved = np.flatnonzero(flat > 0)
-    tally.solvable += solved.size
-    tally.unique += int(np.count_nonzero(flat == 1))
-    found = np.bincount(flat[solved]).tolist() if solved.size else []
+    tally.invalid += int(per_count[0])
+    found = [0, *per_count[2:].tolist()]  # panels by number of solutions, from 0
+    tally.solvable += sum(found)
+    tally.unique += found[1] if len(found) > 1 else 0
     if len(found) > len(tally.histogram):
         tally.histogram += [0] * (len(found) - len(tally.histogram))
     for c, n in enumerate(found):
         tally.histogram[c] += n
     sign = 1 if spec.objective == "fewest" else -1
-    values = flat[solved].astype(np.int64)
-    keys = sign * values
-    if keys.size > spec.top:  # only the panels that can be among the top: a linear pass
-        within = np.flatnonzero(keys <= np.partition(keys, spec.top - 1)[spec.top - 1])
+    # only the panels that can be among the top: solution counts up to (or, for the most,
+    # down to) the first count at which the panels so far reach `top`
+    solutions = range(1, len(found)) if sign == 1 else range(len(found) - 1, 0, -1)
+    held, cut = 0, None
+    for c in solutions:
+        held += found[c]
+        cut = c
+        if held >= spec.top:
+            break
+    if cut is None:
+        solved = np.zeros(0, np.int64)
     else:
-        within = np.arange(keys.size)
-    order = within[np.lexsort((solved[within], keys[within]))][: spec.top]
+        solved = np.flatnonzero((flat > 0) & ((flat <= cut) if sign == 1 else (flat >= cut)))
+    values = flat[solved].astype(np.int64)
+    order = np.lexsort((solved, sign * values))[: spec.top]
     merged = tally.best + [(int(values[k]), first_rank + int(solved[k])) for k in order]
     tally.best = sorted(merged, key=lambda item: (sign * item[0], item[1]))[: spec.top]
     if library is not None:
