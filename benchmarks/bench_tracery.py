@@ -15,9 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from epcg_spec.core.rng import SplitMix64
 from epcg_spec.domains.tracery.compile import Rule
 from epcg_spec.domains.tracery.expansion import Expansion
-from epcg_spec.search.expand import SampleRng
 
 GRAMMAR = Path(__file__).parents[1] / "tests/domains/tracery/data/test-page-grammar.json"
 SECONDS = 0.05 if "--smoke" in sys.argv[1:] else 3.0
@@ -52,8 +52,8 @@ def main() -> int:
         rows.append(("pytracery (reference)", reference))
     rows.append(("epcg uniform, sampler", rate(lambda i: expansion.draw(1, i, ranked=False))))
     rows.append(("epcg uniform, sampler + rank", rate(lambda i: expansion.draw(1, i))))
-    rows.append(("epcg uniform, exact unrank", rate(lambda i: expansion.uniform(SampleRng(1, i)))))
-    rows.append(("epcg tracery-style", rate(lambda i: expansion.local(SampleRng(2, i)))))
+    rows.append(("epcg uniform, exact unrank", rate(lambda i: expansion.uniform(SplitMix64(1, i)))))
+    rows.append(("epcg tracery-style", rate(lambda i: expansion.local(SplitMix64(2, i)))))
     print(f"{'method':<34} {'expansions/s':>14} {'vs pytracery':>13}")
     for name, value in rows:
         ratio = f"{value / reference:.2f}x" if reference else "n/a"

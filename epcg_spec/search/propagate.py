@@ -87,6 +87,8 @@ from collections import namedtuple
 import numpy as np
 from numba import config, njit
 
+from ..core.rng import mix64, next_unit
+
 if config.DISABLE_JIT:  # plain Python (coverage runs): the intrinsic only exists compiled
 
     def trailing_zeros(word) -> int:
@@ -476,25 +478,6 @@ def clone_state(source: State) -> State:
 # Kernels that run once per ban take plain arrays: a numba call that passes the Model or State
 # tuple copies every array header in it, which made one ban about 20 times slower. Entry
 # kernels take (m, s) and unpack once; `BAN` names the arrays every ban touches.
-
-# ---------------------------------------------------------------- random numbers
-
-
-@njit(cache=True, _nrt=False)
-def mix64(x):
-    """splitmix64's finaliser: a well-spread 64-bit hash of x."""
-    x = np.uint64(x)
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
-@njit(cache=True, _nrt=False)
-def next_unit(rng):
-    """A uniform float in [0, 1) with 53 random bits; `rng` is a one-element uint64 array."""
-    rng[0] += np.uint64(0x9E3779B97F4A7C15)
-    return float(mix64(rng[0]) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
 
 # ---------------------------------------------------------------- bit sets
 

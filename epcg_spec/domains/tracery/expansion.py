@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from ...search.expand import Derivation, Engine, Sampler, SampleRng
+from ...core.rng import SplitMix64
+from ...search.expand import Derivation, Engine, Sampler
 from .compile import Compiler, Rule
 from .parse import unescape
 from .semantics import TracerySemantics
@@ -77,12 +78,12 @@ class Expansion:
     def draw(self, seed: int, stream: int, ranked: bool = True) -> tuple[int | None, str]:
         """Derivation number `stream` of a uniform (weighted) draw: (rank or None, text)."""
         if self.sampler is None:
-            return self.uniform(SampleRng(seed, stream))
+            return self.uniform(SplitMix64(seed, stream))
         derivation = self.sampler.draw(seed, stream)
         rank = self.engine.rank(derivation.choices) if ranked else None
         return rank, self.text(derivation)
 
-    def uniform(self, rng: SampleRng) -> tuple[int, str]:
+    def uniform(self, rng: SplitMix64) -> tuple[int, str]:
         """A derivation drawn uniformly by exact unranking (each rule `weight` times)."""
         if self.weighted:
             derivation = self.engine.unrank(rng.below(self.weighted_total), weighted=True)
@@ -90,7 +91,7 @@ class Expansion:
         rank = rng.below(self.total)
         return rank, self.at(rank)
 
-    def local(self, rng: SampleRng) -> tuple[int, str]:
+    def local(self, rng: SplitMix64) -> tuple[int, str]:
         """A derivation drawn as Tracery draws it, choice by choice: (rank, text)."""
         derivation = self.engine.sample_local(rng)
         return self.engine.rank(derivation.choices), self.text(derivation)
