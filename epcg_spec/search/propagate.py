@@ -553,9 +553,10 @@ def _holding(b, v):
     return b.vgs[v], b.vgs[v + 1], False
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _touch(b, v):
-    """Add v to the variables whose heap key `settle` refreshes."""
+    """Add v to the variables whose heap key `settle` refreshes (a plain call, which LLVM
+    inlines: numba's `inline="always"` re-types a body at every site it is inlined into)."""
     if b.tflag[v] == 0:
         b.tflag[v] = 1
         b.touched[b.ctr[NTOUCHED]] = v
