@@ -11,11 +11,15 @@ waiting for a core does not count its wait): Sudoku, a uniqueness proof of each 
 the least of 5 runs of 100 proofs in a kernel and of 20 calls from Python, summed over the
 puzzles; WFC, one classic attempt per seed 0-9, the least of 3 runs each, summed.
 
+Compile: in a fresh process with an empty NUMBA_CACHE_DIR, the CPU seconds to compile what a
+4 x 4 Sudoku's uniqueness proof and solve reach (the engine's kernels, no generated module).
+
 Cold: `epcg-spec build` of a Sudoku spec and a WFC spec with an empty EPCG_CACHE_DIR and no
 __pycache__ folders in the tree (numba's own cache lives there; both trees' are deleted): the
 CPU seconds of the whole command, and the result's compile_seconds (wall).
 
-Run: python benchmarks/compare_trees.py OLD NEW [--rounds 6] [--cold-rounds 2]
+Run: python benchmarks/compare_trees.py OLD NEW [--rounds 6] [--compile-rounds 2]
+     [--cold-rounds 2]
 """
 
 from __future__ import annotations
@@ -80,6 +84,36 @@ def warm_figures(root: Path) -> dict[str, float]:
     return figures
 
 
+def compile_figure() -> dict[str, float]:
+    """CPU seconds to compile the engine's kernels for a 4 x 4 Sudoku (caches empty)."""
+    import numpy as np
+
+    from epcg_spec.domains.sudoku import kernels
+    from epcg_spec.domains.sudoku.network import sudoku_network
+    from epcg_spec.search import backtrack
+    from epcg_spec.search.propagate import ALL_RULES, new_state
+
+    began = time.process_time()
+    model = sudoku_network(2)
+    base = backtrack.prepare(model)
+    kernels.solutions_upto(model, new_state(model), base, np.zeros(16, np.int64), ALL_RULES, 2)
+    backtrack.solve(model, 1, backtrack.Policy(), base)
+    return {"compile, CPU seconds": time.process_time() - began}
+
+
+def compile_run(root: Path) -> dict[str, float]:
+    """One `compile_figure` of `root` in a fresh process with empty caches."""
+    with tempfile.TemporaryDirectory() as scratch:
+        done = subprocess.run(
+            [sys.executable, __file__, "--compile", str(root)],
+            env={**_env(), "NUMBA_CACHE_DIR": scratch, "EPCG_CACHE_DIR": f"{scratch}/epcg"},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    return json.loads(done.stdout.splitlines()[-1])
+
+
 def warm_run(root: Path, cache: Path) -> dict[str, float]:
     """One warm measurement of `root` in a fresh process."""
     done = subprocess.run(
@@ -131,18 +165,24 @@ def main() -> int:
     parser.add_argument("old", type=Path)
     parser.add_argument("new", type=Path)
     parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--compile-rounds", type=int, default=2)
     parser.add_argument("--cold-rounds", type=int, default=2)
     args = parser.parse_args()
     trees = {"old": args.old.resolve(), "new": args.new.resolve()}
     with tempfile.TemporaryDirectory() as scratch:
         caches = {name: Path(scratch) / name for name in trees}
-        for name, root in trees.items():
+        for name, root in trees.items() if args.rounds else ():
             warm_run(root, caches[name])  # fills the kernel caches
         warm: dict[str, list[dict[str, float]]] = {"old": [], "new": []}
         for r in range(args.rounds):
             for name in ("old", "new") if r % 2 == 0 else ("new", "old"):
                 warm[name].append(warm_run(trees[name], caches[name]))
     report("warm, CPU time per case", warm, "ms", 1e3)
+    compiled: dict[str, list[dict[str, float]]] = {"old": [], "new": []}
+    for r in range(args.compile_rounds):
+        for name in ("old", "new") if r % 2 == 0 else ("new", "old"):
+            compiled[name].append(compile_run(trees[name]))
+    report("compile in one process", compiled, "seconds", 1.0)
     for spec in COLD_SPECS:
         cold: dict[str, list[dict[str, float]]] = {"old": [], "new": []}
         for r in range(args.cold_rounds):
@@ -155,5 +195,9 @@ def main() -> int:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--measure"]:
         print(json.dumps(warm_figures(Path(sys.argv[2]).resolve())))
+        sys.exit(0)
+    if sys.argv[1:2] == ["--compile"]:
+        sys.path.insert(0, str(Path(sys.argv[2]).resolve()))
+        print(json.dumps(compile_figure()))
         sys.exit(0)
     sys.exit(main())
