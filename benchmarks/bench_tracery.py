@@ -29,9 +29,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from epcg_spec.core.rng import SplitMix64  # noqa: E402
 from epcg_spec.domains.tracery.compile import Rule  # noqa: E402
 from epcg_spec.domains.tracery.expansion import BLOCK, Expansion  # noqa: E402
-from epcg_spec.search.expand import SampleRng  # noqa: E402
 
 GRAMMAR = ROOT / "tests/domains/tracery/data/test-page-grammar.json"
 ORIGIN = "#origin#"
@@ -90,7 +90,7 @@ def methods(expansion: Expansion) -> dict[str, tuple]:
         return engine.rank(derivation.choices), expansion.text(derivation)
 
     def python_tracery(i: int) -> tuple[int, str]:
-        derivation = engine.sample_local(SampleRng(2, i))
+        derivation = engine.sample_local(SplitMix64(2, i))
         return engine.rank(derivation.choices), expansion.text(derivation)
 
     def python_unranked(i: int) -> str:

@@ -47,6 +47,7 @@ import numpy as np
 from numba import njit
 
 from ..core.context import RunContext
+from ..core.rng import stream_state
 from . import driver
 from .driver import Report
 from .propagate import (
@@ -85,7 +86,6 @@ STATUS_NAMES = {
     LIMIT: "limit",
 }
 CHUNK = 4096
-GOLDEN = 0x9E3779B97F4A7C15
 SEED_MASK = (1 << 63) - 1  # seeds travel as int64
 
 
@@ -159,7 +159,7 @@ def prepare(model: Model, rules: int = ALL_RULES) -> State | None:
 
 def attempt_seed(seed: int, attempt: int) -> int:
     """The seed of attempt `attempt` of a run seeded `seed` (a fixed function of both)."""
-    return (seed * GOLDEN + attempt * 0xD1B54A32D192ED03 + 1) & SEED_MASK
+    return stream_state(seed, attempt) & SEED_MASK
 
 
 def connectivity_interval(model: Model) -> int:

@@ -26,6 +26,7 @@ from itertools import accumulate
 from typing import Any, Protocol
 
 from ..core.errors import BuildError
+from ..core.rng import SplitMix64, mersenne
 from ..core.sizes import count_text
 
 EMIT, EFFECT, PICK, CAPTURE, WRAP, SEQ = range(6)
@@ -262,7 +263,7 @@ class Engine:
         walk.run(self.root, self.start, self.depth, 0, _ONE, False)
         return walk.rank
 
-    def sample_local(self, rng: SampleRng) -> Derivation:
+    def sample_local(self, rng: SplitMix64) -> Derivation:
         """A derivation chosen choice by choice, each option by its weight (Tracery's way).
 
         Options with no derivation within the depth bound are skipped.
@@ -368,7 +369,7 @@ class _Walk:
         weighted: bool,
         given: list[int] | None,
         counting: bool = True,
-        rng: SampleRng | None = None,
+        rng: SplitMix64 | None = None,
     ):
         self.engine = engine
         self.rng = rng
@@ -495,36 +496,6 @@ def _cached(key: Callable[[Any], Hashable], cont: Cont) -> Cont:
     return cached
 
 
-MASK64 = (1 << 64) - 1
-
-
-class SampleRng:
-    """SplitMix64 numbers from (seed, stream): the same on every machine and Python version."""
-
-    def __init__(self, seed: int, stream: int = 0) -> None:
-        self.state = (seed * 0x9E3779B97F4A7C15 + stream * 0xD1B54A32D192ED03 + 1) & MASK64
-
-    def next64(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        """A uniform integer in [0, n), exact for any n (rejection sampling)."""
-        if n <= 0:
-            raise ValueError("below(n) needs n > 0")
-        bits = (n - 1).bit_length() or 1
-        while True:
-            value = 0
-            for _ in range(-(-bits // 64)):
-                value = value << 64 | self.next64()
-            value >>= -bits % 64
-            if value < n:
-                return value
-
-
 class Sampler:
     """Uniform (weighted) sampling of derivations, one random draw per choice.
 
@@ -545,7 +516,7 @@ class Sampler:
         self._ends = (list(ends), list(accumulate(o.weight for o in ends.values())))
 
     def draw(self, seed: int, stream: int) -> Derivation:
-        rng = random.Random(seed * 0x9E3779B97F4A7C15 ^ stream)
+        rng = mersenne(seed, stream)
         choices: list[int] = []
         end = _pick_from(self._ends, rng)
         engine = self.engine

@@ -46,7 +46,7 @@ state and every kernel that changes it:
   propagation queue is the trail's unprocessed tail), the guess frames, an indexed binary heap
   of undecided variables keyed by the choice heuristic, and counters `ctr[...]`.
 - `ban` is the one mutation point: it clears the bit and updates size, sums, group counters,
-  the trail and the set of variables whose heap key must be refreshed. `unban` reverses it
+  the trail and the set of variables whose heap key must be refreshed. `_unban` reverses it
   exactly, so undoing to any trail position restores the state bit for bit.
 - Heuristics: ENTROPY (Shannon entropy of the weights, plus a seeded 1e-6 tie-break noise),
   MRV (fewest values, seeded tie-break), SCANLINE (lowest index first). The heap is refreshed
@@ -62,22 +62,17 @@ state and every kernel that changes it:
 
 Kernels from a domain may call these by module-level name (see sudoku/kernels.py): `reset`,
 `load_state`, `restrict_to`, `ban`, `propagate`, `undo`, `begin_attempt`, and
-`backtrack.search`. Hot kernels take plain arrays, and those that allocate nothing are
-compiled with numba's runtime off (`_nrt=False`): a call passing the Model or State tuples,
-or unpacking them, otherwise pays an atomic reference count per array, which made a Sudoku
-search 5 times slower and one WFC ban 20 times slower. Even without reference counts, a call
-passing the tuples copies every array header in them (hundreds of words), and so does a
-call passing a few dozen plain arrays (one array is 7 words or more): `ban`, `ban_mask`,
-`undo` and the group forcing are inlined into their callers (forcing inlined made Sudoku's
-uniqueness proofs 1.4x faster), and `restrict_to` bans through one `ban_mask` call, not one
-`ban` per value. Inlining the large kernels (`propagate`, `_backtrack`) was measured slower,
-and so was adding two arrays to every ban's arguments (2x slower). Index tables are unsigned
-(`INDEX`), so numba adds no negative-index wraparound to their accesses, and a model of
-support tables alone runs a copy of the propagation loop compiled without the group code (a
-copy for group-only models gained nothing measurable and cost compile time: numba
-re-optimises `propagate` inside every top-level kernel that reaches it). numba's disk cache
-of a function is keyed on its own file only: after editing this module, delete the cached
-files of modules that inline its kernels (backtrack.py, sudoku/kernels.py).
+`backtrack.search`.
+
+How the kernels pass the state (the reasons, with figures, are in docs/benchmarks.md, "The
+propagate engine"): hot kernels are compiled with numba's runtime off (`_nrt=False`), so
+passing the Model and State tuples costs no reference counts; kernels that run per ban take
+one `Bans` bundle (the two dozen arrays a ban reads or writes, from both tuples), never the
+whole Model and State; `ban`, `undo` and the group forcing are inlined into their callers,
+`propagate` is not; index tables are unsigned (`INDEX`); a model of support tables alone
+runs a copy of the propagation loop compiled without the group code. numba's disk cache of a
+function is keyed on its own file only: after editing this module, delete the cached files
+of modules that inline its kernels (backtrack.py, sudoku/kernels.py).
 """
 
 from __future__ import annotations
@@ -85,7 +80,9 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import config, njit
+from numba import config, literal_unroll, njit
+
+from ..core.rng import mix64, next_unit
 
 if config.DISABLE_JIT:  # plain Python (coverage runs): the intrinsic only exists compiled
 
@@ -131,6 +128,17 @@ State = namedtuple(
     (
         "dom size sumw sumwlw compat g_poss g_fix trail_var trail_val fr_var fr_val fr_trail heap "
         "hpos hkey touched tflag noise rng bfs mark ctr m_in fixed scratch gqueue gflag g_mask"
+    ),
+)
+
+# The arrays every ban reads or writes, from the State and the Model: the one argument of the
+# kernels that run per ban (`_ban`, `_unban`, `_ban_mask`, `_force_group`, `_check_nogood`).
+# A field the bans need is added here and in `bans`, and nowhere else.
+Bans = namedtuple(
+    "Bans",
+    (
+        "dom size sumw sumwlw trail_var trail_val ctr touched tflag m_in g_poss g_fix g_mask "
+        "gqueue gflag weights wlogw vgs vg gset vva_start vva_member max_set slot"
     ),
 )
 
@@ -473,29 +481,6 @@ def clone_state(source: State) -> State:
     return State(*(a.copy() for a in source))
 
 
-# Kernels that run once per ban take plain arrays: a numba call that passes the Model or State
-# tuple copies every array header in it, which made one ban about 20 times slower. Entry
-# kernels take (m, s) and unpack once; `BAN` names the arrays every ban touches.
-
-# ---------------------------------------------------------------- random numbers
-
-
-@njit(cache=True, _nrt=False)
-def mix64(x):
-    """splitmix64's finaliser: a well-spread 64-bit hash of x."""
-    x = np.uint64(x)
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
-@njit(cache=True, _nrt=False)
-def next_unit(rng):
-    """A uniform float in [0, 1) with 53 random bits; `rng` is a one-element uint64 array."""
-    rng[0] += np.uint64(0x9E3779B97F4A7C15)
-    return float(mix64(rng[0]) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
 # ---------------------------------------------------------------- bit sets
 
 
@@ -545,161 +530,144 @@ def first_value(dom, v):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _holding(v, dom, size, n_values, vgs, vva_start):
+def bans(m, s):
+    """The Bans bundle of model m and state s (built once per entry kernel)."""
+    return Bans(
+        s.dom, s.size, s.sumw, s.sumwlw, s.trail_var, s.trail_val, s.ctr, s.touched, s.tflag,
+        s.m_in, s.g_poss, s.g_fix, s.g_mask, s.gqueue, s.gflag, m.weights, m.wlogw,
+        m.var_group_start, m.var_group, m.group_set, m.vva_start, m.vva_member, m.max_set,
+        m.var_slot,
+    )  # fmt: skip
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _holding(b, v):
     """The memberships of v whose set may hold its whole domain: (first, last, via vva).
 
     All of them (positions in var_group), or, once v is down to one value, only those of
     that value (positions in vva_member): Sudoku's 3 groups of the digit instead of 27.
     """
-    if size[v] == 1:
-        f = v * n_values + first_value(dom, v)
-        return vva_start[f], vva_start[f + 1], True
-    return vgs[v], vgs[v + 1], False
+    if b.size[v] == 1:
+        f = v * b.weights.shape[0] + first_value(b.dom, v)
+        return b.vva_start[f], b.vva_start[f + 1], True
+    return b.vgs[v], b.vgs[v + 1], False
+
+
+@njit(cache=True, _nrt=False)
+def _touch(b, v):
+    """Add v to the variables whose heap key `settle` refreshes (a plain call, which LLVM
+    inlines: numba's `inline="always"` re-types a body at every site it is inlined into)."""
+    if b.tflag[v] == 0:
+        b.tflag[v] = 1
+        b.touched[b.ctr[NTOUCHED]] = v
+        b.ctr[NTOUCHED] += 1
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _drop(v, a, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr, touched, tflag):
+def _drop(b, v, a):
     """The part of a ban every variable needs: bit, size, weight sums, trail, touched set."""
-    dom[v, a >> 6] &= ~(np.uint64(1) << np.uint64(a & 63))
-    size[v] -= 1
-    sumw[v] -= weights[a]
-    sumwlw[v] -= wlogw[a]
-    k = ctr[TRAIL_LEN]
-    trail_var[k] = v
-    trail_val[k] = a
-    ctr[TRAIL_LEN] = k + 1
-    if tflag[v] == 0:
-        tflag[v] = 1
-        touched[ctr[NTOUCHED]] = v
-        ctr[NTOUCHED] += 1
-    if size[v] == 0:
-        ctr[FAILED] = 1
+    b.dom[v, a >> 6] &= ~(np.uint64(1) << np.uint64(a & 63))
+    b.size[v] -= 1
+    b.sumw[v] -= b.weights[a]
+    b.sumwlw[v] -= b.wlogw[a]
+    k = b.ctr[TRAIL_LEN]
+    b.trail_var[k] = v
+    b.trail_val[k] = a
+    b.ctr[TRAIL_LEN] = k + 1
+    _touch(b, v)
+    if b.size[v] == 0:
+        b.ctr[FAILED] = 1
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _count_fixed(
-    v, a, delta, dom, size, weights, ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in,
-    g_fix, gqueue, gflag,
-):  # fmt: skip
+def _count_fixed(b, v, a, delta):
     """Add delta to g_fix of the groups v holds entirely once a is banned (+1) or back (-1).
 
     Only possible once v's size is down to the largest set it belongs to (max_set); a gain
     queues the group.
     """
-    if size[v] > max_set[v]:
+    if b.size[v] > b.max_set[v]:
         return
     word, bit = a >> 6, np.uint64(1) << np.uint64(a & 63)
-    first, last, decided = _holding(v, dom, size, weights.shape[0], vgs, vva_start)
+    first, last, decided = _holding(b, v)
     for q in range(np.uint64(first), np.uint64(last)):
-        k = np.uint64(vva_member[q]) if decided else q
-        g = np.uint64(vg[k])
-        if m_in[k] == size[v] and gset[g, word] & bit == np.uint64(0):
-            g_fix[g] += delta
+        k = np.uint64(b.vva_member[q]) if decided else q
+        g = np.uint64(b.vg[k])
+        if b.m_in[k] == b.size[v] and b.gset[g, word] & bit == np.uint64(0):
+            b.g_fix[g] += delta
             if delta > 0:
-                _push_group(g, ctr, gqueue, gflag)
+                _push_group(b, g)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _ban(
-    v, a, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr, vgs, vg, gset,
-    vva_start, vva_member, max_set, m_in, g_poss, g_fix, g_mask, slot, touched, tflag, gqueue,
-    gflag,
-):  # fmt: skip
+def _ban(b, v, a):
     """Remove value a (present) from v: the only way a domain shrinks; see `ban`.
 
     m_in[k] counts the values of membership k's variable inside its group's set: the group
     loses a possible member when it reaches 0, and gains a fixed one when it reaches the
     domain size, which can only happen once the size is down to the largest set (max_set).
     """
-    _drop(v, a, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr, touched, tflag)
-    if vgs[v] < vgs[v + 1]:  # the variable is in a group
-        f = v * weights.shape[0] + a
-        for q in range(np.uint64(vva_start[f]), np.uint64(vva_start[f + 1])):
-            k = np.uint64(vva_member[q])
-            m_in[k] -= 1
-            if m_in[k] == 0:
-                g = np.uint64(vg[k])
-                g_poss[g] -= 1
-                g_mask[g] &= ~(np.uint64(1) << np.uint64(slot[k]))
-                _push_group(g, ctr, gqueue, gflag)
-        _count_fixed(
-            v, a, 1, dom, size, weights, ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in,
-            g_fix, gqueue, gflag,
-        )  # fmt: skip
+    _drop(b, v, a)
+    if b.vgs[v] < b.vgs[v + 1]:  # the variable is in a group
+        f = v * b.weights.shape[0] + a
+        for q in range(np.uint64(b.vva_start[f]), np.uint64(b.vva_start[f + 1])):
+            k = np.uint64(b.vva_member[q])
+            b.m_in[k] -= 1
+            if b.m_in[k] == 0:
+                g = np.uint64(b.vg[k])
+                b.g_poss[g] -= 1
+                b.g_mask[g] &= ~(np.uint64(1) << np.uint64(b.slot[k]))
+                _push_group(b, g)
+        _count_fixed(b, v, a, 1)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _unban(
-    v, a, dom, size, sumw, sumwlw, weights, wlogw, ctr, vgs, vg, gset, vva_start, vva_member,
-    max_set, m_in, g_poss, g_fix, g_mask, slot, touched, tflag, gqueue, gflag,
-):  # fmt: skip
+def _unban(b, v, a):
     """Exactly reverse `_ban` of (v, a) (the trail is shortened by `undo`)."""
-    if vgs[v] < vgs[v + 1]:  # the variable is in a group
-        f = v * weights.shape[0] + a
-        _count_fixed(
-            v, a, -1, dom, size, weights, ctr, vgs, vg, gset, vva_start, vva_member, max_set,
-            m_in, g_fix, gqueue, gflag,
-        )  # fmt: skip
-        for q in range(np.uint64(vva_start[f]), np.uint64(vva_start[f + 1])):
-            k = np.uint64(vva_member[q])
-            m_in[k] += 1
-            if m_in[k] == 1:
-                g = np.uint64(vg[k])
-                g_poss[g] += 1
-                g_mask[g] |= np.uint64(1) << np.uint64(slot[k])
-    dom[v, a >> 6] |= np.uint64(1) << np.uint64(a & 63)
-    size[v] += 1
-    sumw[v] += weights[a]
-    sumwlw[v] += wlogw[a]
-    if tflag[v] == 0:
-        tflag[v] = 1
-        touched[ctr[NTOUCHED]] = v
-        ctr[NTOUCHED] += 1
+    if b.vgs[v] < b.vgs[v + 1]:  # the variable is in a group
+        f = v * b.weights.shape[0] + a
+        _count_fixed(b, v, a, -1)
+        for q in range(np.uint64(b.vva_start[f]), np.uint64(b.vva_start[f + 1])):
+            k = np.uint64(b.vva_member[q])
+            b.m_in[k] += 1
+            if b.m_in[k] == 1:
+                g = np.uint64(b.vg[k])
+                b.g_poss[g] += 1
+                b.g_mask[g] |= np.uint64(1) << np.uint64(b.slot[k])
+    b.dom[v, a >> 6] |= np.uint64(1) << np.uint64(a & 63)
+    b.size[v] += 1
+    b.sumw[v] += b.weights[a]
+    b.sumwlw[v] += b.wlogw[a]
+    _touch(b, v)
 
 
 @njit(cache=True, _nrt=False)
-def _ban_mask(
-    v, mask, keep, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr, vgs, vg,
-    gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, g_mask, slot, touched, tflag, gqueue,
-    gflag,
-):  # fmt: skip
+def _ban_mask(b, v, mask, keep):
     """Ban the values of v inside `mask` (keep=False) or outside it (keep=True)."""
+    dom = b.dom
     for w in range(dom.shape[1]):
         word = dom[v, w] & (~mask[w] if keep else mask[w])
         while word != np.uint64(0):
-            b = trailing_zeros(word)
-            word &= ~(np.uint64(1) << np.uint64(b))
-            _ban(
-                v, w * 64 + b, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr,
-                vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, g_mask, slot,
-                touched, tflag, gqueue, gflag,
-            )  # fmt: skip
+            c = trailing_zeros(word)
+            word &= ~(np.uint64(1) << np.uint64(c))
+            _ban(b, v, w * 64 + c)
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def ban_mask(m, s, v, mask, keep):
     """Ban the values of v inside `mask` (keep=False) or outside it (keep=True)."""
-    _ban_mask(
-        v, mask, keep, s.dom, s.size, s.sumw, s.sumwlw, m.weights, m.wlogw, s.trail_var,
-        s.trail_val, s.ctr, m.var_group_start, m.var_group, m.group_set, m.vva_start, m.vva_member,
-        m.max_set, s.m_in, s.g_poss, s.g_fix, s.g_mask, m.var_slot, s.touched, s.tflag, s.gqueue,
-        s.gflag,
-    )  # fmt: skip
+    _ban_mask(bans(m, s), v, mask, keep)
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def ban(m, s, v, a):
     """Remove value a from v; it updates size, weight sums, group counters, trail and heap."""
-    _ban(
-        v, a, s.dom, s.size, s.sumw, s.sumwlw, m.weights, m.wlogw, s.trail_var, s.trail_val,
-        s.ctr, m.var_group_start, m.var_group, m.group_set, m.vva_start, m.vva_member, m.max_set,
-        s.m_in, s.g_poss, s.g_fix, s.g_mask, m.var_slot, s.touched, s.tflag, s.gqueue, s.gflag,
-    )  # fmt: skip
+    _ban(bans(m, s), v, a)
 
 
 @njit(cache=True, _nrt=False)
 def restrict_to(m, s, v, a):
-    """Ban every value of v but a (one call with the tuples: the bans take plain arrays)."""
+    """Ban every value of v but a: one `ban_mask` call, not one `ban` per value."""
     keep = s.scratch
     keep[0, :] = 0
     keep[0, a >> 6] = np.uint64(1) << np.uint64(a & 63)
@@ -710,8 +678,9 @@ def restrict_to(m, s, v, a):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _push_group(g, ctr, gqueue, gflag):
+def _push_group(b, g):
     """Queue group g for a look at its bounds (once: a queued group is flagged)."""
+    ctr, gqueue, gflag = b.ctr, b.gqueue, b.gflag
     if gflag[g] == 0:
         gflag[g] = 1
         i = ctr[GQHEAD] + ctr[GQLEN]
@@ -737,20 +706,16 @@ def _clear_groups(ctr, gqueue, gflag):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _force_group(
-    g, force_in, gstart, gmember, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val,
-    ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, g_mask, slot,
-    touched, tflag, gqueue, gflag,
-):  # fmt: skip
+def _force_group(b, g, force_in, gstart, gmember):
     """Group g is at a bound: ban its values from (or force them on) the undecided members.
 
     A group of at most 64 members visits only its possible members, the bits of g_mask (as
-    they were on entry). Inlined into `propagate`, with one `_ban` site: a call passing these
-    arrays cost more than the bans themselves (about 190 words pushed per call).
+    they were on entry). Inlined into `propagate`, with one `_ban` site.
     """
+    dom, gset = b.dom, b.gset
     first, last = gstart[g], gstart[g + 1]
     small = last - first <= 64
-    members = g_mask[g]
+    members = b.g_mask[g]
     k = first
     while True:
         if small:
@@ -767,13 +732,9 @@ def _force_group(
         for w in range(dom.shape[1]):
             bits = dom[u, w] & (~gset[g, w] if force_in else gset[g, w])
             while bits != np.uint64(0):
-                b = trailing_zeros(bits)
+                c = trailing_zeros(bits)
                 bits &= bits - np.uint64(1)
-                _ban(
-                    u, w * 64 + b, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val,
-                    ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix,
-                    g_mask, slot, touched, tflag, gqueue, gflag,
-                )  # fmt: skip
+                _ban(b, u, w * 64 + c)
 
 
 @njit(cache=True, _nrt=False)
@@ -790,29 +751,21 @@ def _group_action(g, rules, glo, ghi, g_poss, g_fix):
 
 
 @njit(cache=True, _nrt=False)
-def _check_nogood(
-    g, ng_start, ng_var, ng_set, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val, ctr,
-    vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss, g_fix, g_mask, slot, touched,
-    tflag, gqueue, gflag,
-):  # fmt: skip
+def _check_nogood(b, g, ng_start, ng_var, ng_set):
     """Nogood g: fail if all its literals hold, ban the last one's set if all others do."""
     open_literal = -1
     for q in range(ng_start[g], ng_start[g + 1]):
         u = ng_var[q]
-        if not meets(dom, u, ng_set, q):
+        if not meets(b.dom, u, ng_set, q):
             return  # a literal that can no longer hold: the nogood is met
-        if not inside(dom, u, ng_set, q):
+        if not inside(b.dom, u, ng_set, q):
             if open_literal >= 0:
                 return  # two literals still open: nothing to conclude
             open_literal = q
     if open_literal < 0:
-        ctr[FAILED] = 1
+        b.ctr[FAILED] = 1
         return
-    _ban_mask(
-        ng_var[open_literal], ng_set[open_literal], False, dom, size, sumw, sumwlw, weights,
-        wlogw, trail_var, trail_val, ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in,
-        g_poss, g_fix, g_mask, slot, touched, tflag, gqueue, gflag,
-    )  # fmt: skip
+    _ban_mask(b, ng_var[open_literal], ng_set[open_literal], False)
 
 
 @njit(cache=True, _nrt=False)
@@ -854,44 +807,25 @@ def propagate(m, s, rules):
 @njit(cache=True, _nrt=False, inline="always")
 def _propagate_loop(m, s, rules, plain):
     """The body of `propagate`; `plain` (a constant at each call) leaves out all but supports."""
-    dom, size, sumw, sumwlw, compat = s.dom, s.size, s.sumw, s.sumwlw, s.compat
-    trail_var, trail_val, ctr, touched, tflag = s.trail_var, s.trail_val, s.ctr, s.touched, s.tflag
-    g_poss, g_fix, g_mask, slot, m_in, gqueue, gflag = (
-        s.g_poss,
-        s.g_fix,
-        s.g_mask,
-        m.var_slot,
-        s.m_in,
-        s.gqueue,
-        s.gflag,
-    )
-    weights, wlogw, vgs, vg, gset = m.weights, m.wlogw, m.var_group_start, m.var_group, m.group_set
-    vva_start, vva_member, max_set = m.vva_start, m.vva_member, m.max_set
+    b = bans(m, s)
+    dom, size, compat, ctr = s.dom, s.size, s.compat, s.ctr
+    trail_var, trail_val = s.trail_var, s.trail_val
     edge_start, edge_dst, edge_rel, edge_rev = m.edge_start, m.edge_dst, m.edge_rel, m.edge_rev
     rel_start, rel_val = m.rel_start, m.rel_val
     gstart, gmember, glo, ghi = m.group_start, m.group_member, m.group_lo, m.group_hi
     ng_start, ng_var, ng_set = m.ng_start, m.ng_var, m.ng_set
-    ng_watch_start, ng_watch, var_ex_start, fixed = (
-        m.ng_watch_start,
-        m.ng_watch,
-        m.var_ex_start,
-        s.fixed,
-    )
+    ng_watch_start, ng_watch, var_ex_start = m.ng_watch_start, m.ng_watch, m.var_ex_start
     any_nogood = len(ng_start) > 1  # else skip the watch lists: n * values words, cold
     if ctr[FAILED] != 0:
         return False
     while True:
         if not plain and ctr[GQLEN] > 0:
-            g = _pop_group(ctr, gqueue, gflag)
-            action = _group_action(g, rules, glo, ghi, g_poss, g_fix)
+            g = _pop_group(ctr, s.gqueue, s.gflag)
+            action = _group_action(g, rules, glo, ghi, s.g_poss, s.g_fix)
             if action < 0:
                 ctr[FAILED] = 1
             elif action > 0:
-                _force_group(
-                    g, action == 2, gstart, gmember, dom, size, sumw, sumwlw, weights,
-                    wlogw, trail_var, trail_val, ctr, vgs, vg, gset, vva_start, vva_member,
-                    max_set, m_in, g_poss, g_fix, g_mask, slot, touched, tflag, gqueue, gflag,
-                )  # fmt: skip
+                _force_group(b, g, action == 2, gstart, gmember)
             if ctr[FAILED] != 0:
                 return False
             continue
@@ -906,38 +840,27 @@ def _propagate_loop(m, s, rules, plain):
             r = edge_rel[e]
             rev = np.uint64(edge_rev[e])
             for p in range(np.uint64(rel_start[r, a]), np.uint64(rel_start[r, a + 1])):
-                b = rel_val[p]
-                c = compat[rev, np.uint64(b)] - 1
-                compat[rev, np.uint64(b)] = c
-                if c == 0 and has(dom, j, b):
+                x = rel_val[p]
+                c = compat[rev, np.uint64(x)] - 1
+                compat[rev, np.uint64(x)] = c
+                if c == 0 and has(dom, j, x):
                     if plain:
-                        _drop(
-                            j, b, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val,
-                            ctr, touched, tflag,
-                        )  # fmt: skip
+                        _drop(b, j, x)
                     else:
-                        _ban(
-                            j, b, dom, size, sumw, sumwlw, weights, wlogw, trail_var, trail_val,
-                            ctr, vgs, vg, gset, vva_start, vva_member, max_set, m_in, g_poss,
-                            g_fix, g_mask, slot, touched, tflag, gqueue, gflag,
-                        )  # fmt: skip
+                        _ban(b, j, x)
         ctr[QHEAD] = k + 1
         if ctr[FAILED] != 0:
             return False
         if plain:
             continue
         if any_nogood:
-            f = v * weights.shape[0] + a
+            f = v * m.n_values + a
             for q in range(ng_watch_start[f], ng_watch_start[f + 1]):
-                _check_nogood(
-                    ng_watch[q], ng_start, ng_var, ng_set, dom, size, sumw, sumwlw, weights,
-                    wlogw, trail_var, trail_val, ctr, vgs, vg, gset, vva_start, vva_member,
-                    max_set, m_in, g_poss, g_fix, g_mask, slot, touched, tflag, gqueue, gflag,
-                )  # fmt: skip
+                _check_nogood(b, ng_watch[q], ng_start, ng_var, ng_set)
                 if ctr[FAILED] != 0:
                     return False
-        if var_ex_start[v] < var_ex_start[v + 1] and size[v] == 1 and fixed[v] == 0:
-            fixed[v] = 1
+        if var_ex_start[v] < var_ex_start[v + 1] and size[v] == 1 and s.fixed[v] == 0:
+            s.fixed[v] = 1
             _exclude(m, s, v)
             if ctr[FAILED] != 0:
                 return False
@@ -946,11 +869,8 @@ def _propagate_loop(m, s, rules, plain):
 @njit(cache=True, _nrt=False, inline="always")
 def undo(m, s, position):
     """Undo every ban after trail `position`, most recent first."""
-    dom, size, sumw, sumwlw, compat = s.dom, s.size, s.sumw, s.sumwlw, s.compat
-    ctr, touched, tflag, g_poss, g_fix = s.ctr, s.touched, s.tflag, s.g_poss, s.g_fix
-    g_mask, slot = s.g_mask, m.var_slot
-    weights, wlogw, vgs, vg, gset = m.weights, m.wlogw, m.var_group_start, m.var_group, m.group_set
-    vva_start, vva_member, max_set, m_in = m.vva_start, m.vva_member, m.max_set, s.m_in
+    b = bans(m, s)
+    compat, ctr = s.compat, s.ctr
     edge_start, edge_rel, edge_rev = m.edge_start, m.edge_rel, m.edge_rev
     rel_start, rel_val = m.rel_start, m.rel_val
     qhead = ctr[QHEAD]
@@ -963,11 +883,7 @@ def undo(m, s, position):
                 rev = np.uint64(edge_rev[e])
                 for p in range(np.uint64(rel_start[r, a]), np.uint64(rel_start[r, a + 1])):
                     compat[rev, np.uint64(rel_val[p])] += 1
-        _unban(
-            v, a, dom, size, sumw, sumwlw, weights, wlogw, ctr, vgs, vg, gset, vva_start,
-            vva_member, max_set, m_in, g_poss, g_fix, g_mask, slot, touched, tflag, s.gqueue,
-            s.gflag,
-        )  # fmt: skip
+        _unban(b, v, a)
         s.fixed[v] = 0
     ctr[TRAIL_LEN] = position
     ctr[QHEAD] = min(qhead, position)
@@ -1148,22 +1064,18 @@ def reset(m, s, rules):
         s.m_in[k] = inner
     s.ctr[:] = 0
     s.gflag[:] = 0
+    b = bans(m, s)
     for v in range(n):
-        ban_mask(m, s, v, m.init_dom[v], True)
+        _ban_mask(b, v, m.init_dom[v], True)
     for v in range(n):  # values that no neighbour value supports at all
         for e in range(m.edge_start[v], m.edge_start[v + 1]):
             for a in range(nv):
                 if m.compat0[e, a] == 0 and has(s.dom, v, a):
-                    ban(m, s, v, a)
+                    _ban(b, v, a)
     for g in range(len(m.group_lo)):  # every group's bounds get one look
-        _push_group(g, s.ctr, s.gqueue, s.gflag)
+        _push_group(b, g)
     for g in range(len(m.ng_start) - 1):  # nogoods that hold, or nearly, before any ban
-        _check_nogood(
-            g, m.ng_start, m.ng_var, m.ng_set, s.dom, s.size, s.sumw, s.sumwlw, m.weights, m.wlogw,
-            s.trail_var, s.trail_val, s.ctr, m.var_group_start, m.var_group, m.group_set,
-            m.vva_start, m.vva_member, m.max_set, s.m_in, s.g_poss, s.g_fix, s.g_mask, m.var_slot,
-            s.touched, s.tflag, s.gqueue, s.gflag,
-        )  # fmt: skip
+        _check_nogood(b, g, m.ng_start, m.ng_var, m.ng_set)
     for v in range(n):  # members decided before any ban (a single value)
         if m.var_ex_start[v] < m.var_ex_start[v + 1] and s.size[v] == 1 and s.fixed[v] == 0:
             s.fixed[v] = 1
@@ -1208,33 +1120,11 @@ def decided_values(s):
     return out
 
 
+_STATE_FIELDS = tuple(range(len(State._fields)))
+
+
 @njit(cache=True)
 def load_state(source, target):
     """Copy every array of `source` into `target` (same model), inside a kernel."""
-    target.dom[:, :] = source.dom
-    target.size[:] = source.size
-    target.sumw[:] = source.sumw
-    target.sumwlw[:] = source.sumwlw
-    target.compat[:, :] = source.compat
-    target.g_poss[:] = source.g_poss
-    target.g_fix[:] = source.g_fix
-    target.trail_var[:] = source.trail_var
-    target.trail_val[:] = source.trail_val
-    target.fr_var[:] = source.fr_var
-    target.fr_val[:] = source.fr_val
-    target.fr_trail[:] = source.fr_trail
-    target.heap[:] = source.heap
-    target.hpos[:] = source.hpos
-    target.hkey[:] = source.hkey
-    target.touched[:] = source.touched
-    target.tflag[:] = source.tflag
-    target.noise[:] = source.noise
-    target.rng[:] = source.rng
-    target.bfs[:] = source.bfs
-    target.mark[:] = source.mark
-    target.ctr[:] = source.ctr
-    target.m_in[:] = source.m_in
-    target.fixed[:] = source.fixed
-    target.gqueue[:] = source.gqueue
-    target.gflag[:] = source.gflag
-    target.g_mask[:] = source.g_mask
+    for i in literal_unroll(_STATE_FIELDS):
+        target[i][...] = source[i]

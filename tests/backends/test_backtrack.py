@@ -88,6 +88,18 @@ def test_undo_restores_the_state_bit_for_bit():
             assert np.allclose(a, b), name
 
 
+def test_load_state_copies_every_array():
+    from epcg_spec.search.propagate import load_state, new_state
+
+    run = backtrack.Search(MODEL, BASE, seed=5)
+    run.run(budget=7)
+    target = new_state(MODEL)
+    load_state(run.state, target)
+    for name, a, b in zip(type(target)._fields, run.state, target, strict=True):
+        assert a is not b and np.array_equal(a, b), name
+    assert target.ctr.any()  # the paused search had done something to copy
+
+
 def test_counting_mode_is_the_same_search():
     four = latin_square(4)
     assert backtrack.count(four) == (576, True)

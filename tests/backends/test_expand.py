@@ -2,7 +2,8 @@
 
 import pytest
 
-from epcg_spec.search.expand import Engine, Program, SampleRng
+from epcg_spec.core.rng import SplitMix64
+from epcg_spec.search.expand import Engine, Program
 
 
 class Counter:
@@ -81,9 +82,9 @@ def test_depth_bound_and_recursion_are_reported():
 
 
 def test_sample_rng_is_reproducible_and_uniform_enough():
-    a = [SampleRng(3, 1).below(10**30) for _ in range(3)]
-    assert a == [SampleRng(3, 1).below(10**30)] * 3
-    rng = SampleRng(1, 2)
+    a = [SplitMix64(3, 1).below(10**30) for _ in range(3)]
+    assert a == [SplitMix64(3, 1).below(10**30)] * 3
+    rng = SplitMix64(1, 2)
     draws = [rng.below(6) for _ in range(6000)]
     counts = [draws.count(k) for k in range(6)]
     assert sum((c - 1000) ** 2 / 1000 for c in counts) < 20.515  # df 5, p 0.001

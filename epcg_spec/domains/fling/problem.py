@@ -16,6 +16,7 @@ from ...core.cache import cache_dir
 from ...core.context import RunContext, RunOutput
 from ...core.errors import UsageError
 from ...core.result import base_result
+from ...core.rng import numpy_stream
 from ...search.cluster import shared_folder
 from ...search.retrograde import LayeredSpace, LayerReport, Plan, Retrograde
 from . import kernels
@@ -231,7 +232,7 @@ class FlingAnalysis(_FlingProblem):
         sel, rule = self.spec.selection, self.spec.rules[0]
         ranks = retro.unique_ranks(rule, sel.pieces)
         if len(ranks) > sel.candidates:
-            picks = np.random.default_rng(self.spec.seed).choice(len(ranks), sel.candidates, False)
+            picks = numpy_stream(self.spec.seed).choice(len(ranks), sel.candidates, False)
             ranks = ranks[np.sort(picks)]
         scored = []
         if ctx.progress:
@@ -270,7 +271,7 @@ class FlingAnalysis(_FlingProblem):
         pieces = self.spec.selection.pieces
         size = comb(self.spec.cells, pieces)
         if ranks is None:
-            rng = np.random.default_rng(ctx.seed)
+            rng = numpy_stream(ctx.seed)
             ranks = [int(r) for r in rng.choice(size, min(n, size), replace=not distinct)]
         bad = [r for r in ranks if not -size <= r < size]
         if bad:

@@ -15,7 +15,7 @@ from functools import cached_property
 from typing import Any
 
 from ...core.errors import UsageError
-from ...search.expand import SampleRng
+from ...core.rng import SplitMix64
 from ..tracery.expansion import Expansion
 from .model import ChildRule, NestedSpec
 
@@ -51,7 +51,7 @@ class Universe:
     def make(self, type_name: str, path: str) -> Element:
         """The element of type `type_name` at `path`."""
         digest = hashlib.blake2b(path.encode("utf-8"), digest_size=8).digest()
-        rng = SampleRng(self.seed, int.from_bytes(digest, "big"))
+        rng = SplitMix64(self.seed, int.from_bytes(digest, "big"))
         _, name = self.names[type_name].uniform(rng)
         counters: dict[str, int] = {}
         children = []
@@ -110,7 +110,7 @@ class Universe:
         return walk(element, depth)
 
 
-def _draw(rule: ChildRule, rng: SampleRng) -> list[str]:
+def _draw(rule: ChildRule, rng: SplitMix64) -> list[str]:
     """The children one rule gives: present by chance, one type picked, lo..hi of it."""
     if rule.chance < 1 and rng.below(rule.chance.denominator) >= rule.chance.numerator:
         return []

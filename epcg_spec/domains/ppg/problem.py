@@ -8,6 +8,7 @@ import time
 from ...core.context import RunContext, RunOutput
 from ...core.errors import BuildError, SpecError
 from ...core.result import base_result
+from ...core.rng import item_seed
 from ...search import backtrack, driver
 from ...search.driver import checkpoint_key, count_bound
 from ...search.items import Item, ItemJob
@@ -44,7 +45,7 @@ class PpgProblem:
         n = len(universe.nodes)
         seed = int(spec.document.data.get("seed", 0))
         count = 1 if spec.mode == "enumerate" else spec.puzzles
-        drawn = [len(draw_universe(spec, seed + k).nodes) for k in range(count)]
+        drawn = [len(draw_universe(spec, item_seed(seed, k)).nodes) for k in range(count)]
         rows = [
             ("spec", f"{spec.name} (kind: ppg)"),
             ("universe", f"{len(universe.things)} objects, {n} candidate nodes (object, goal)"),
@@ -84,7 +85,7 @@ class PpgProblem:
         spec = self.spec
 
         def make(k: int) -> Item:
-            record, files = self._one_puzzle(ctx.seed + k)
+            record, files = self._one_puzzle(item_seed(ctx.seed, k))
             line = (
                 f"puzzle {k}: {len(record['nodes'])} nodes, {len(record['edges'])} "
                 f"edges, {record['decisions']} decisions, {record['backtracks']} "
@@ -245,7 +246,7 @@ def _per_puzzle(drawn: list[int], seed: int, candidates: int) -> str:
     """Where the nodes are drawn (template copies, num_nodes): which seed drew how many."""
     if drawn == [candidates] * len(drawn):
         return ""
-    shown = ", ".join(f"{m} for seed {seed + k}" for k, m in enumerate(drawn[:5]))
+    shown = ", ".join(f"{m} for seed {item_seed(seed, k)}" for k, m in enumerate(drawn[:5]))
     more = ", ..." if len(drawn) > 5 else ""
     return f" (drawn per puzzle: {shown}{more}; --seed draws others)"
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
+from ...core.rng import numpy_stream
 from .model import ObjectSpec, PpgSpec, Rule, Side
 
 
@@ -110,7 +109,7 @@ def largest_universe(spec: PpgSpec) -> Universe:
 def draw_universe(spec: PpgSpec, seed: int) -> Universe:
     """The universe of the puzzle seeded `seed`: copies drawn in their ranges, then
     `num_nodes` nodes drawn among the candidates (all of them when there are not more)."""
-    rng = np.random.default_rng(seed)
+    rng = numpy_stream(seed)
     copies = {
         o.name: int(rng.integers(o.copies[0], o.copies[1] + 1)) for o in spec.objects if o.copies
     }

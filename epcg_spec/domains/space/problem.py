@@ -17,6 +17,7 @@ from ...compile.connector import generated_module
 from ...core.context import RunContext, RunOutput
 from ...core.errors import SpecError, UsageError
 from ...core.result import base_result
+from ...core.rng import numpy_stream
 from ...output.result import format_state
 from ...search import exhaustive, gpu
 from ...search.driver import checkpoint_key
@@ -259,7 +260,7 @@ class SpaceProblem:
     def sample(self, ctx: RunContext, ranks: list[int] | None, n: int, distinct: bool) -> RunOutput:
         size = self.space_size()
         if ranks is None:
-            ranks = _random_ranks(np.random.default_rng(ctx.seed), size, n, distinct)
+            ranks = _random_ranks(numpy_stream(ctx.seed), size, n, distinct)
         bad = [r for r in ranks if not -size <= r < size]
         if bad:
             raise UsageError(

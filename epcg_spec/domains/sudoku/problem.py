@@ -9,6 +9,7 @@ import numpy as np
 from ...core.context import RunContext, RunOutput
 from ...core.errors import BuildError
 from ...core.result import base_result
+from ...core.rng import item_seed, numpy_stream
 from ...search import backtrack, driver
 from ...search.driver import checkpoint_key, count_bound
 from ...search.items import Item, ItemJob
@@ -103,7 +104,7 @@ class SudokuProblem:
         spec = self.spec
 
         def make(k: int) -> Item:
-            record = self._one_puzzle(model, base, work, ctx.seed + k)
+            record = self._one_puzzle(model, base, work, item_seed(ctx.seed, k))
             files = {
                 f"puzzle-{k}.txt": record.pop("puzzle_text"),
                 f"solution-{k}.txt": record.pop("solution_text"),
@@ -149,7 +150,7 @@ class SudokuProblem:
         empty = np.full(cells, -1, dtype=np.int64)
         for attempt in range(options.attempts):
             attempt_seed = backtrack.attempt_seed(seed, attempt)
-            rng = np.random.default_rng(attempt_seed)
+            rng = numpy_stream(attempt_seed)
             solution = np.zeros(cells, dtype=np.int64)
             kernels.solve_into(model, work, base, empty, attempt_seed, solution)
             order = rng.permutation(cells).astype(np.int64)

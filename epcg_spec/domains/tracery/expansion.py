@@ -8,7 +8,8 @@ from functools import cached_property
 
 import numpy as np
 
-from ...search.expand import Derivation, Engine, Sampler, SampleRng
+from ...core.rng import SplitMix64
+from ...search.expand import Derivation, Engine, Sampler
 from .compile import Compiler, Rule
 from .parse import unescape
 from .semantics import TracerySemantics
@@ -101,7 +102,7 @@ class Expansion:
     def draw(self, seed: int, stream: int, ranked: bool = True) -> tuple[int | None, str]:
         """Derivation number `stream` of a uniform (weighted) draw: (rank or None, text)."""
         if self.sampler is None:
-            return self.uniform(SampleRng(seed, stream))
+            return self.uniform(SplitMix64(seed, stream))
         derivation = self.sampler.draw(seed, stream)
         rank = self.engine.rank(derivation.choices) if ranked else None
         return rank, self.text(derivation)
@@ -115,7 +116,7 @@ class Expansion:
             return [self.draw(seed, s, ranked) for s in streams]
         return [(rank if ranked else None, self.text(raw)) for rank, raw in found]
 
-    def uniform(self, rng: SampleRng) -> tuple[int, str]:
+    def uniform(self, rng: SplitMix64) -> tuple[int, str]:
         """A derivation drawn uniformly by exact unranking (each rule `weight` times)."""
         if self.weighted:
             derivation = self.engine.unrank(rng.below(self.weighted_total), weighted=True)
@@ -123,19 +124,19 @@ class Expansion:
         rank = rng.below(self.total)
         return rank, self.at(rank)
 
-    def local(self, rng: SampleRng) -> tuple[int, str]:
+    def local(self, rng: SplitMix64) -> tuple[int, str]:
         """A derivation drawn as Tracery draws it, choice by choice: (rank, text)."""
         derivation = self.engine.sample_local(rng)
         return self.engine.rank(derivation.choices), self.text(derivation)
 
     def locals(self, seed: int, streams: Sequence[int]) -> list[tuple[int, str]]:
-        """`local(SampleRng(seed, s))` for each stream s: one compiled batch where it can."""
+        """`local(SplitMix64(seed, s))` for each stream s: one compiled batch where it can."""
         found = None
         if self.walks is not None:
-            states = np.array([SampleRng(seed, s).state for s in streams], np.uint64)
+            states = np.array([SplitMix64(seed, s).state for s in streams], np.uint64)
             found = self.walks.tracery(states)
         if found is None:
-            return [self.local(SampleRng(seed, s)) for s in streams]
+            return [self.local(SplitMix64(seed, s)) for s in streams]
         return [(rank, self.text(raw)) for rank, raw in found]
 
     def picker(self, seed: int, tracery: bool, units: int) -> Callable[[int], tuple[int, str]]:
@@ -143,7 +144,7 @@ class Expansion:
         compiled walks if there are COMPILED_FROM or more, else by the Python walks."""
         one, batch = (self.local, self.locals) if tracery else (self.draw, self.draws)
         if units < COMPILED_FROM:
-            return (lambda i: one(SampleRng(seed, i))) if tracery else (lambda i: one(seed, i))
+            return (lambda i: one(SplitMix64(seed, i))) if tracery else (lambda i: one(seed, i))
         block: dict[int, list[tuple[int, str]]] = {}
 
         def pick(i: int) -> tuple[int, str]:

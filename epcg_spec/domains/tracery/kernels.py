@@ -3,7 +3,7 @@
 `uniform_choices` draws derivations uniformly as `expand.Sampler` does (the end class
 first, then one draw per choice, from CPython's Mersenne Twister seeded exactly as
 `random.Random(seed * K ^ stream)` is). `walk` follows a derivation, given its choices
-or drawing them choice by choice by weight from a SplitMix64 stream as `SampleRng` does,
+or drawing them choice by choice by weight from a SplitMix64 stream as `SplitMix64` does,
 and writes its rank and its text as piece ids for Python to join.
 
 Text is a sequence of piece ids (literal texts). What Python alone computes, the text
@@ -249,7 +249,7 @@ def uniform_choices(u, base, keys, key_lens, choices, choice_ptr):
 
 @njit(cache=True)
 def _splitmix_below(state, n):
-    """`SampleRng.below(n)` for 0 < n < 2**63; state[0] is the stream's state."""
+    """`SplitMix64.below(n)` for 0 < n < 2**63; state[0] is the stream's state."""
     bits = max(_bit_length(n - 1), 1)
     while True:
         state[0] += GOLDEN

@@ -10,10 +10,10 @@ from ...compile.budget import Estimate, bounded
 from ...core.context import RunContext, RunOutput
 from ...core.errors import BuildError, UsageError
 from ...core.result import base_result
+from ...core.rng import SplitMix64
 from ...core.sizes import count_text
 from ...search import driver
 from ...search.driver import checkpoint_key, shard_units
-from ...search.expand import SampleRng
 from ...search.items import Item, ItemJob
 from .expansion import Expansion
 from .model import TracerySpec
@@ -222,7 +222,7 @@ def _distinct(expansion: Expansion, seed: int, picks: range, limit: int) -> list
     for rank, derivation in enumerate(expansion.engine.enumerate_from(0)):
         first.setdefault(expansion.text(derivation), rank)
     outputs = list(first.items())
-    rng = SampleRng(seed, 0)
+    rng = SplitMix64(seed, 0)
     chosen = []
     for i in range(min(picks.stop, len(outputs))):
         j = i + rng.below(len(outputs) - i)

@@ -48,7 +48,7 @@ class CompiledWalks:
         return self._walk(choices, choice_ptr, _NO_STATES) if status == OK else None
 
     def tracery(self, states: np.ndarray) -> list[tuple[int, str]] | None:
-        """Draws choice by choice from SplitMix64 `states` (updated as SampleRng would be)."""
+        """Draws choice by choice from SplitMix64 `states` (updated as SplitMix64 would be)."""
         return self._walk(np.zeros(0, np.int64), np.zeros(1, np.int64), states)
 
     def _walk(self, given, given_ptr, states) -> list[tuple[int, str]] | None:

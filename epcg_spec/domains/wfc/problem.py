@@ -9,6 +9,7 @@ from ...compile.budget import Estimate
 from ...core.context import RunContext, RunOutput
 from ...core.errors import BuildError, UsageError
 from ...core.result import base_result
+from ...core.rng import item_seed
 from ...search import backtrack, driver
 from ...search.driver import checkpoint_key, count_bound
 from ...search.items import Item, ItemJob
@@ -108,7 +109,7 @@ class WfcProblem:
             run = self.spec.runs[index]
             model, base = self.network(index)
             stem = self.spec.name if single else f"{index:02d}-{run.name}-{k}"
-            record, files = self._output(run, model, base, ctx.seed + k, stem)
+            record, files = self._output(run, model, base, item_seed(ctx.seed, k), stem)
             line = (
                 f"{run.name}: {record['status']} after {record['attempts']} attempt(s), "
                 f"{record['contradictions']} contradiction(s), {record['backtracks']} "

@@ -7,11 +7,10 @@ import time
 from math import comb
 from typing import Any
 
-import numpy as np
-
 from ...core.context import RunContext, RunOutput
 from ...core.errors import UsageError
 from ...core.result import base_result
+from ...core.rng import numpy_stream
 from ...spec.yaml_writer import dump_yaml
 from .joint import search_joint
 from .layouts import (
@@ -148,7 +147,7 @@ class WitnessProblem:
     def sample(self, ctx: RunContext, ranks: list[int] | None, n: int, distinct: bool) -> RunOutput:
         size = self.space_size()
         if ranks is None:
-            rng = np.random.default_rng(ctx.seed)
+            rng = numpy_stream(ctx.seed)
             ranks = (
                 [int(r) for r in rng.choice(size, size=min(n, size), replace=False)]
                 if distinct

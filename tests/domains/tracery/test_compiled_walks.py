@@ -10,11 +10,11 @@ import random
 import numpy as np
 from numba import njit
 
+from epcg_spec.core.rng import SplitMix64
 from epcg_spec.domains.tracery import walks
 from epcg_spec.domains.tracery.compile import Rule
 from epcg_spec.domains.tracery.expansion import COMPILED_FROM, Expansion
 from epcg_spec.domains.tracery.kernels import N, _mt_below, _mt_seed
-from epcg_spec.search.expand import SampleRng
 
 
 def _grammar(symbols: dict[str, tuple[str, ...]], **options) -> Expansion:
@@ -24,7 +24,7 @@ def _grammar(symbols: dict[str, tuple[str, ...]], **options) -> Expansion:
 def _same_as_python(expansion: Expansion, streams: range) -> None:
     """The batches equal the Python walks (whether the kernels served them or not)."""
     assert expansion.draws(3, streams) == [expansion.draw(3, i) for i in streams]
-    assert expansion.locals(4, streams) == [expansion.local(SampleRng(4, i)) for i in streams]
+    assert expansion.locals(4, streams) == [expansion.local(SplitMix64(4, i)) for i in streams]
 
 
 @njit
@@ -88,7 +88,7 @@ def test_tracery_style_draws_skip_dead_ends_as_python_does():
         depth=5,
     )
     assert not expansion.finite
-    states = np.array([SampleRng(4, i).state for i in range(300)], np.uint64)
+    states = np.array([SplitMix64(4, i).state for i in range(300)], np.uint64)
     assert expansion.walks.tracery(states) is not None  # served, not handed back
     _same_as_python(expansion, range(300))
 
@@ -112,7 +112,7 @@ def test_a_build_sized_picker_draws_in_compiled_blocks():
         pick = expansion.picker(6, tracery, COMPILED_FROM)
         picked = [pick(i) for i in range(250, 270)]
         one = (
-            (lambda i: expansion.local(SampleRng(6, i)))
+            (lambda i: expansion.local(SplitMix64(6, i)))
             if tracery
             else (lambda i: expansion.draw(6, i))
         )

@@ -6,8 +6,8 @@ cannot serve (the grammar counted by text).
 
 data/sampled-outputs.json was captured at commit d8f8e6f (before the compiled walks):
 for each grammar below, 24 uniform draws with ranks (seed 7), 24 without (seed 8),
-24 Tracery-style draws (SampleRng(9, i)) and 12 draws by exact unranking
-(SampleRng(10, i)). The grammars cover pushes and pops, weights, no_repeat, both
+24 Tracery-style draws (SplitMix64(9, i)) and 12 draws by exact unranking
+(SplitMix64(10, i)). The grammars cover pushes and pops, weights, no_repeat, both
 compat modes, recursion cut by the depth bound, dead ends (symbols with no rules),
 modifiers, and a grammar counted by text (no fast sampler).
 """
@@ -22,7 +22,7 @@ import pytest
 from epcg_spec.api import load
 from epcg_spec.domains.tracery.compile import Rule
 from epcg_spec.domains.tracery.expansion import Expansion
-from epcg_spec.search.expand import SampleRng
+from epcg_spec.search.expand import SplitMix64
 
 ROOT = Path(__file__).parents[3]
 DATA = Path(__file__).parent / "data"
@@ -111,7 +111,7 @@ def test_the_compiled_walks_serve_every_tame_grammar():
     for name in served:
         expansion, captured = _expansion(name), CAPTURED[name]
         assert _served(expansion, expansion.walks.uniform(7, range(DRAWS))) == captured["draw"]
-        states = np.array([SampleRng(9, i).state for i in range(DRAWS)], np.uint64)
+        states = np.array([SplitMix64(9, i).state for i in range(DRAWS)], np.uint64)
         assert _served(expansion, expansion.walks.tracery(states)) == captured["local"], name
 
 
@@ -130,7 +130,7 @@ def test_uniform_draws_are_unchanged(name):
 @pytest.mark.parametrize("name", sorted(BUILDERS))
 def test_tracery_style_draws_are_unchanged(name):
     expansion = _expansion(name)
-    drawn = [list(expansion.local(SampleRng(9, i))) for i in range(DRAWS)]
+    drawn = [list(expansion.local(SplitMix64(9, i))) for i in range(DRAWS)]
     assert drawn == CAPTURED[name]["local"]
     assert [list(d) for d in expansion.locals(9, range(DRAWS))] == CAPTURED[name]["local"]
 
@@ -138,5 +138,5 @@ def test_tracery_style_draws_are_unchanged(name):
 @pytest.mark.parametrize("name", sorted(BUILDERS))
 def test_draws_by_unranking_are_unchanged(name):
     expansion = _expansion(name)
-    drawn = [list(expansion.uniform(SampleRng(10, i))) for i in range(DRAWS // 2)]
+    drawn = [list(expansion.uniform(SplitMix64(10, i))) for i in range(DRAWS // 2)]
     assert drawn == CAPTURED[name]["uniform"]

@@ -2,9 +2,9 @@
 
 from collections import Counter
 
+from epcg_spec.core.rng import SplitMix64
 from epcg_spec.domains.tracery.compile import Rule
 from epcg_spec.domains.tracery.expansion import Expansion
-from epcg_spec.search.expand import SampleRng
 
 # 25 derivations whose choices are far from evenly spread: a choice-by-choice
 # sampler would give the 'solo' branch half of all samples instead of 1/25.
@@ -26,7 +26,7 @@ def test_uniform_over_derivations_of_a_grammar_with_pushes():
     # 1 + (2 x 3 pushed pairs) x (2 x 2 picks of x)
     assert expansion.total == 25
     n = 25_000
-    ranks = Counter(expansion.uniform(SampleRng(11, i))[0] for i in range(n))
+    ranks = Counter(expansion.uniform(SplitMix64(11, i))[0] for i in range(n))
     expected = {r: n / expansion.total for r in range(expansion.total)}
     assert _chi_square(ranks, expected) < 51.179  # df = 24, p = 0.001
 
@@ -36,7 +36,7 @@ def test_weights_count_as_copies_of_a_rule():
     expansion = Expansion(symbols, "#origin#")
     assert expansion.total == 3 and expansion.weighted_total == 8
     n = 8_000
-    seen = Counter(expansion.uniform(SampleRng(5, i))[1] for i in range(n))
+    seen = Counter(expansion.uniform(SplitMix64(5, i))[1] for i in range(n))
     assert (
         _chi_square(
             Counter({0: seen["a"], 1: seen["b"], 2: seen["c"]}), {0: 3000.0, 1: 1000.0, 2: 4000.0}
@@ -53,7 +53,7 @@ def test_tracery_style_sampling_draws_choice_by_choice():
     }
     expansion = Expansion(symbols, "#origin#")
     n = 4_000
-    solo = sum(expansion.local(SampleRng(3, i))[1] == "s" for i in range(n))
+    solo = sum(expansion.local(SplitMix64(3, i))[1] == "s" for i in range(n))
     assert abs(solo - n / 2) < 4 * (n / 4) ** 0.5
 
 
