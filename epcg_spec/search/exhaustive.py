@@ -22,6 +22,7 @@ MIN_BLOCK = 1 << 16  # ranks per block of a scan: about a millisecond of work
 # A pruned walk starts each block from the root and skips most of its ranks at once, so its
 # blocks are larger: fewer descents from the root, with still enough blocks to balance threads.
 MIN_PRUNED_BLOCK = 1 << 20
+MOST_BLOCKS = 1 << 14  # the most blocks in one chunk or cluster task
 
 
 @dataclass
@@ -110,7 +111,9 @@ class ExhaustiveJob:
     def most(self) -> int:
         if self.kernels.device == "gpu":
             return max(1, exhaustive_gpu.most_ranks(self.prune) // self.block)
-        return max(1, 64 * numba.get_num_threads())
+        # a block's partial result is a few kilobytes; chunks are sized by time below this
+        # (a cluster worker's task of about a second may need thousands of blocks)
+        return MOST_BLOCKS
 
     def prepare(self, first: int) -> None:
         empty = np.zeros(0, np.int64)

@@ -153,7 +153,7 @@ def test_ctrl_c_on_the_client_keeps_a_checkpoint_the_cluster_resumes(client, tmp
 def test_a_stopped_cluster_run_resumes_here(client, tmp_path):
     spec = epcg_spec.load(SPECS / LONG[0], params=LONG[1])
     out = tmp_path / "out"
-    first = spec.build(out, no_prune=True, threads=1, time_limit=0.2, scheduler=client)
+    first = spec.build(out, no_prune=True, threads=1, time_limit=0.001, scheduler=client)
     assert first.stopped == "time limit"
     assert (out / ".checkpoint.json").exists()
     resumed = spec.build(out, no_prune=True, threads=1, resume=True)
