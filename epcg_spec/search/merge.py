@@ -18,7 +18,7 @@ from typing import Any
 from ..core.context import RunOutput
 from ..core.errors import UsageError
 
-SAME = ("spec", "kind", "backend", "version", "seed", "space_size", "objective")
+SAME = ("spec", "kind", "backend", "version", "seed", "space_size", "objective", "top")
 ITEM_KINDS = ("wfc", "sudoku", "ppg", "tracery")
 ITEM_LISTS = ("best", "outputs", "puzzles")
 ITEM_SUMS = ("evaluated", "count", "attempts", "contradictions", "backtracks")
@@ -71,7 +71,7 @@ def _exhaustive(results: list[dict[str, Any]]) -> dict[str, Any]:
     first = results[0]
     objective = first.get("objective")
     sign = -1.0 if objective and objective.get("sense") == "minimize" else 1.0
-    top = max(len(r["best"]) for r in results)
+    top = first["top"]  # how many the spec keeps: each shard may have found fewer
     best = sorted(
         (b for r in results for b in r["best"]),
         key=lambda b: (-(sign * b["score"]) if b["score"] is not None else 0.0, b["rank"]),

@@ -63,6 +63,23 @@ def test_item_shards_together_are_the_single_run(spec, tmp_path):
     assert _files(merged) == _files(tmp_path / "one")
 
 
+def test_space_shards_that_each_find_fewer_than_top_merge_to_the_single_run(tmp_path):
+    """9-queens unpruned in 6 blocks, top 1000: each shard keeps every one of its
+    solutions, and the merge keeps all 352 (the spec's top), not one shard's number."""
+    spec = tmp_path / "queens.yaml"
+    spec.write_text((SPECS / "n-queens.yaml").read_text().replace("top: 3", "top: 1000"))
+    run = ["build", str(spec), "-q", "--param", "n=9", "--no-prune"]
+    assert main([*run, "--out", str(tmp_path / "one")]) == 0
+    for i in range(2):
+        assert main([*run, "--shard", f"{i}/2", "--out", str(tmp_path / f"s{i}")]) == 0
+    merged = tmp_path / "merged"
+    assert main(["merge", str(tmp_path / "s0"), str(tmp_path / "s1"), "--out", str(merged)]) == 0
+    one = _result(tmp_path / "one")
+    assert len(one["best"]) == one["count"] == 352
+    assert max(len(_result(tmp_path / f"s{i}")["best"]) for i in range(2)) < 352
+    assert _result(merged) == one and _files(merged) == _files(tmp_path / "one")
+
+
 def test_witness_shards_merge_to_the_single_run_with_its_pictures(tmp_path):
     """Most solutions: the best panels lie in different shards, so merging renumbers
     the files each shard drew."""

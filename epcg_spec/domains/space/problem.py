@@ -222,6 +222,7 @@ class SpaceProblem:
             objective=(
                 {"sense": spec.sense, "expr": spec.objective.text} if spec.objective else None
             ),
+            top=spec.top,
             best=best,
             seconds=round(report.seconds, 3),
             **report.fields(),
