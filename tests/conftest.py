@@ -1,0 +1,43 @@
+"""Groups the tests by the kind whose kernels they compile, for `pytest -n N --dist loadgroup`.
+
+On a cold kernel cache most of the suite's time is numba compiling each kind's kernels. Two
+workers that reach the same kind at once both compile it; a kind's tests kept on one worker
+compile it once, and the cache then serves every later test of that kind wherever it runs.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+KINDS = ("space", "fling", "witness", "wfc", "sudoku", "ppg", "rooms", "tracery", "nested")
+# words in a test's id that name the kind it builds, for tests outside tests/domains/<kind>/
+WORDS = re.compile(
+    r"(sudoku|wfc|ppg|rooms|fling|witness|tracery|nested|queens|golomb|magic|langford|costas)"
+)
+SPACE_WORDS = {"queens", "golomb", "magic", "langford", "costas"}
+# folders whose tests share a module fixture across kinds: kept whole on one worker
+WHOLE = ("tests/cluster/",)
+
+
+def kind_group(nodeid: str) -> str:
+    """The group a test belongs to: its kind, a whole folder, else its module (module fixtures
+    are then made once)."""
+    for folder in WHOLE:
+        if nodeid.startswith(folder):
+            return folder.strip("/").replace("/", "-")
+    parts = nodeid.split("/")
+    if parts[:2] == ["tests", "domains"] and parts[2] in KINDS:
+        return parts[2]
+    found = WORDS.search(nodeid.lower())
+    if not found:
+        return nodeid.split("::")[0]
+    word = found.group(1)
+    return "space" if word in SPACE_WORDS else word
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(kind_group(item.nodeid)))
