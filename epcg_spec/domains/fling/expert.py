@@ -32,6 +32,7 @@ STACK = 64 * MAX_MOVES  # depth (pieces) x moves per board: enough for any walk
 DEFAULT_LIMIT = 5_000_000
 EDGES_PER_BOARD = 16  # the expert's memo holds (board, move) pairs: allow more of them
 PAIR = types.UniTuple(types.uint64, 2)
+ROOT = np.uint64(2**64 - 1)  # the "move" of the expert tree's root node: no move code
 
 
 @dataclass(frozen=True)
@@ -191,13 +192,9 @@ def _expert_tree(root, G, limit):
     played = np.empty(STACK, np.uint64)
     opened = np.zeros(STACK, np.bool_)
     moves = np.empty(MAX_MOVES, np.int64)
-    first = np.empty(MAX_MOVES, np.uint64)
-    top = layer_moves(root, G, moves)
-    for i in range(top):
-        first[i] = np.uint64(moves[i])
-        boards[i] = root
-        played[i] = first[i]
-    roots = top
+    boards[0] = root
+    played[0] = ROOT  # the root's node: every move is a first move
+    top = 1
     while top > 0:
         if len(memo) > limit:
             return -1.0
@@ -206,14 +203,14 @@ def _expert_tree(root, G, limit):
         if (a, move) in memo:
             top -= 1
             continue
-        after = apply_move(a, np.int64(move), G)
+        after = a if move == ROOT else apply_move(a, np.int64(move), G)
         opening = not opened[top - 1]
         opened[top - 1] = True
         if not opening:
             top -= 1
         total = 1.0
         for i in range(layer_moves(after, G, moves)):  # one loop serves both visits
-            if _depends(a, np.int64(move), after, moves[i], G):
+            if move == ROOT or _depends(a, np.int64(move), after, moves[i], G):
                 key = (after, np.uint64(moves[i]))
                 if not opening:
                     total += memo[key]
@@ -224,10 +221,7 @@ def _expert_tree(root, G, limit):
                     top += 1
         if not opening:
             memo[(a, move)] = total
-    total = 1.0
-    for i in range(roots):
-        total += memo[(root, first[i])]
-    return total
+    return memo[(root, ROOT)]
 
 
 @njit(cache=True)
