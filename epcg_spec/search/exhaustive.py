@@ -167,6 +167,12 @@ def _chunk(kernels: Kernels, starts, ends, prune: bool, top: int) -> Tally:
     arrays = (counts, evaluated)
     best_arrays = (best_score, best_rank, best_state, kept)
     starts, ends = np.ascontiguousarray(starts), np.ascontiguousarray(ends)
+    with numba.parallel_chunksize(1):  # blocks handed out one by one: their costs differ
+        _run_blocks(kernels, starts, ends, prune, arrays, pruned, best_arrays)
+    return Tally(int(counts.sum()), int(evaluated.sum()), int(pruned.sum()), _top(best_arrays, top))
+
+
+def _run_blocks(kernels: Kernels, starts, ends, prune: bool, arrays, pruned, best_arrays) -> None:
     if prune:
         kernels.module.run_pruned(
             starts,
@@ -190,10 +196,17 @@ def _chunk(kernels: Kernels, starts, ends, prune: bool, top: int) -> Tally:
             *arrays,
             *best_arrays,
         )
-    best = [
-        (float(best_score[b, i]), int(best_rank[b, i]), best_state[b, i].tolist())
-        for b in range(n)
-        for i in range(kept[b])
+
+
+def _top(best_arrays: tuple, top: int) -> list[tuple[float, int, list[int]]]:
+    """The chunk's `top` best (value, rank, state) of every block's kept ones: highest value
+    first, ties by rank; chosen with numpy, so that only those few become Python objects."""
+    best_score, best_rank, best_state, kept = best_arrays
+    blocks, slots = np.nonzero(np.arange(best_score.shape[1]) < kept[:, None])
+    scores, ranks = best_score[blocks, slots], best_rank[blocks, slots]
+    chosen = np.lexsort((ranks, -scores))[:top]
+    states = best_state[blocks[chosen], slots[chosen]]
+    return [
+        (float(scores[j]), int(ranks[j]), state.tolist())
+        for j, state in zip(chosen, states, strict=True)
     ]
-    best.sort(key=lambda item: (-item[0], item[1]))
-    return Tally(int(counts.sum()), int(evaluated.sum()), int(pruned.sum()), best[:top])

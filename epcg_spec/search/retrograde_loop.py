@@ -149,19 +149,33 @@ def fill_blocks(m, starts, ends, G, out, tally):
 
 @njit(cache=True, _nrt=False)
 def _fill_block(m, b, start, end, G, out, tally):
+    """One block of fill_blocks; its counts kept in locals and stored once at the end (the
+    rows of `tally` of blocks that run side by side share cache lines)."""
     state = layer_unrank(start, m, G)
-    for j in range(3):
-        tally[b, j] = 0
+    c0 = 0
+    c1 = 0
+    c2 = 0
     for r in range(start, end):
         if not layer_is_canonical(state, G):
             c = layer_rank(layer_canonical(state, G), m, G)
-            for j in range(3):
-                if out[j].shape[0] > 0:
-                    bit = _bit(out[j], c)
-                    out[j][r >> 6] |= bit << np.uint64(r & 63)
-                    tally[b, j] += np.int64(bit)
+            c0 += _copy_bit(out[0], c, r)
+            c1 += _copy_bit(out[1], c, r)
+            c2 += _copy_bit(out[2], c, r)
         if r + 1 < end:
             state = layer_next(state, m, G)
+    tally[b, 0] = c0
+    tally[b, 1] = c1
+    tally[b, 2] = c2
+
+
+@njit(cache=True, inline="always")
+def _copy_bit(words, c, r):
+    """Set bit r of `words` to bit c (an empty array is not written); the bit, as 0 or 1."""
+    if words.shape[0] == 0:
+        return 0
+    bit = _bit(words, c)
+    words[r >> 6] |= bit << np.uint64(r & 63)
+    return np.int64(bit)
 
 
 @njit(cache=True, parallel=True)

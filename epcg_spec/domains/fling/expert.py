@@ -32,6 +32,7 @@ STACK = 64 * MAX_MOVES  # depth (pieces) x moves per board: enough for any walk
 DEFAULT_LIMIT = 5_000_000
 EDGES_PER_BOARD = 16  # the expert's memo holds (board, move) pairs: allow more of them
 PAIR = types.UniTuple(types.uint64, 2)
+ROOT = np.uint64(2**64 - 1)  # the "move" of the expert tree's root node: no move code
 
 
 @dataclass(frozen=True)
@@ -100,54 +101,55 @@ def _walk(root, G, limit):
         b = stack[top - 1]
         if b in flags:
             top -= 1
-        elif not opened[top - 1]:
-            opened[top - 1] = True
-            for i in range(layer_moves(b, G, moves)):
-                after = apply_move(b, moves[i], G)
+            continue
+        # one loop over the moves serves both visits of b (each inlined kernel costs compile)
+        opening = not opened[top - 1]
+        opened[top - 1] = True
+        if not opening:
+            top -= 1
+        total = 1.0
+        won = 1.0 if piece_count(b) == 1 else 0.0
+        solvable = 0  # the successors' flags, as _flags reads them
+        first = np.uint64(0)
+        first_flags = 0
+        same = True
+        for i in range(layer_moves(b, G, moves)):
+            after = apply_move(b, moves[i], G)
+            if opening:
                 if after not in flags:
                     stack[top] = after
                     opened[top] = False
                     top += 1
-        else:
-            top -= 1
-            flags[b] = _judge(b, G, flags, moves)
-            total = 1.0
-            won = 1.0 if piece_count(b) == 1 else 0.0
-            for i in range(layer_moves(b, G, moves)):
-                after = apply_move(b, moves[i], G)
-                total += nodes[after]
-                won += wins[after]
+                continue
+            total += nodes[after]
+            won += wins[after]
+            f = flags[after]
+            if f & SOLVABLE:
+                solvable += 1
+                if solvable == 1:
+                    first = after
+                    first_flags = f
+                elif after != first:
+                    same = False
+        if not opening:
+            flags[b] = _flags(piece_count(b), solvable, first_flags, same)
             nodes[b] = total
             wins[b] = won
     return flags, nodes, wins
 
 
-@njit(cache=True)
-def _judge(b, G, memo, moves):
-    """The flags of b, from those of its successors."""
-    m = piece_count(b)
+@njit(cache=True, inline="always")
+def _flags(m, solvable, first_flags, same):
+    """The flags of a board of m pieces whose moves reach `solvable` solvable boards, the
+    first of them with `first_flags`, all of them the same board if `same`."""
     if m == 1:
         return SOLVABLE | UNIQUE_MOVES | UNIQUE_BOARDS
-    count = 0
-    first = np.uint64(0)
-    first_flags = 0
-    same = True
-    for i in range(layer_moves(b, G, moves)):
-        after = apply_move(b, moves[i], G)
-        f = memo[after]
-        if f & SOLVABLE:
-            count += 1
-            if count == 1:
-                first = after
-                first_flags = f
-            elif after != first:
-                same = False
-    if count == 0:
+    if solvable == 0:
         return 0
     if m == 2:
         return SOLVABLE | UNIQUE_MOVES | UNIQUE_BOARDS
     flags = SOLVABLE
-    if count == 1 and first_flags & UNIQUE_MOVES:
+    if solvable == 1 and first_flags & UNIQUE_MOVES:
         flags |= UNIQUE_MOVES
     if same and first_flags & UNIQUE_BOARDS:
         flags |= UNIQUE_BOARDS
@@ -170,7 +172,7 @@ def _solution(root, G, memo):
     return out
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)  # called, not inlined: its two callers would each compile a copy
 def _depends(a, move, after, nxt, G):
     """Whether move `nxt`, legal on `after` = a + `move`, depends on `move`."""
     if nxt == move or not is_legal(a, nxt, G):
@@ -190,13 +192,9 @@ def _expert_tree(root, G, limit):
     played = np.empty(STACK, np.uint64)
     opened = np.zeros(STACK, np.bool_)
     moves = np.empty(MAX_MOVES, np.int64)
-    first = np.empty(MAX_MOVES, np.uint64)
-    top = layer_moves(root, G, moves)
-    for i in range(top):
-        first[i] = np.uint64(moves[i])
-        boards[i] = root
-        played[i] = first[i]
-    roots = top
+    boards[0] = root
+    played[0] = ROOT  # the root's node: every move is a first move
+    top = 1
     while top > 0:
         if len(memo) > limit:
             return -1.0
@@ -205,29 +203,25 @@ def _expert_tree(root, G, limit):
         if (a, move) in memo:
             top -= 1
             continue
-        after = apply_move(a, np.int64(move), G)
-        n = layer_moves(after, G, moves)
-        if not opened[top - 1]:
-            opened[top - 1] = True
-            for i in range(n):
-                if _depends(a, np.int64(move), after, moves[i], G):
-                    key = (after, np.uint64(moves[i]))
-                    if key not in memo:
-                        boards[top] = after
-                        played[top] = np.uint64(moves[i])
-                        opened[top] = False
-                        top += 1
-        else:
+        after = a if move == ROOT else apply_move(a, np.int64(move), G)
+        opening = not opened[top - 1]
+        opened[top - 1] = True
+        if not opening:
             top -= 1
-            total = 1.0
-            for i in range(n):
-                if _depends(a, np.int64(move), after, moves[i], G):
-                    total += memo[(after, np.uint64(moves[i]))]
+        total = 1.0
+        for i in range(layer_moves(after, G, moves)):  # one loop serves both visits
+            if move == ROOT or _depends(a, np.int64(move), after, moves[i], G):
+                key = (after, np.uint64(moves[i]))
+                if not opening:
+                    total += memo[key]
+                elif key not in memo:
+                    boards[top] = after
+                    played[top] = np.uint64(moves[i])
+                    opened[top] = False
+                    top += 1
+        if not opening:
             memo[(a, move)] = total
-    total = 1.0
-    for i in range(roots):
-        total += memo[(root, first[i])]
-    return total
+    return memo[(root, ROOT)]
 
 
 @njit(cache=True)

@@ -108,8 +108,15 @@ def layer_moves(b, G, out):
 
 @kernel
 def is_legal(b, move, G):
-    """Whether `move` is legal on board b."""
-    return (movers(b, move & 3, G) >> np.uint64(move >> 2)) & ONE != ZERO
+    """Whether `move` is legal on board b: its piece is there, some piece lies beyond it,
+    and the next cell along its direction (then on the board) is empty."""
+    at = np.uint64(move)
+    cell = at >> np.uint64(2)
+    if (b >> cell) & ONE == ZERO or b & G.ray[at] == ZERO:
+        return False
+    step = G.step[at & np.uint64(3)]
+    following = cell + step if move & 1 == 0 else cell - step
+    return (b >> following) & ONE == ZERO
 
 
 @kernel
