@@ -61,16 +61,16 @@ def read_map(doc, path, relative: str, folder: Path, problems: Problems) -> MapD
         problems.add(doc, path, f"no map at {file}", "paths are relative to the spec's folder")
         return None
     try:
-        return _read(file)
+        return _read(file, folder)
     except SpecError as error:
         problems.found.extend(error.diagnostics)
         return None
 
 
-def _read(file: Path) -> MapData:
+def _read(file: Path, folder: Path) -> MapData:
     suffix = file.suffix.lower()
     if suffix == ".tmx":
-        tmx = read_tmx(file)
+        tmx = read_tmx(file, folder)
         gids = next(iter(tmx.layers.values()))
         ids = np.where(gids > 0, gids, -1)[None]
         return MapData(tmx.layout, ids, dict(tmx.names), dict(tmx.colors))
