@@ -1,21 +1,28 @@
 """Our readers on files made by Tiled and MagicaVoxel (see data/tool-made/FIXTURES.md): the
 ids, names and colours of maps drawn here and saved by Tiled itself, the sizes, ids and voxel
 counts a second reader (midvoxio) reports for the models, and a level learnt from a Tiled hex
-map whose every joint occurs in that map."""
+map whose every joint occurs in that map. And Tiled itself on the maps we write: it reads the
+cells we wrote, and draws a square map pixel for pixel as our PNG."""
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
 from collections import Counter
 
+import numpy as np
 import pytest
+from PIL import Image
 
 from epcg_spec.cli.main import main
 from epcg_spec.core.errors import SpecError
 from epcg_spec.domains.wfc.formats_tmx import read_tmx
 from epcg_spec.domains.wfc.formats_vox import read_vox
 from epcg_spec.spec.load import load_spec
-from tests.domains.wfc.paths import DATA
+from tests.domains.wfc.paths import DATA, PIPES
+from tests.domains.wfc.test_worlds import HEX_PIPES
 from tests.oracles.wfc_worlds_oracle import hex_neighbours
 
 TILED = DATA / "tool-made" / "tiled"
@@ -88,3 +95,53 @@ def test_a_level_learnt_from_a_tiled_hex_map_only_joins_what_the_map_joins(write
     joints = {(d, name(source, a), name(source, b)) for d, a, b in seen}
     for (u, d), v in hex_neighbours("pointy", 10, 8, (False, False)).items():
         assert (d, name(result, made[u]), name(result, made[v])) in joints
+
+
+def tiled_tool(name: str) -> str:
+    """The path of one of Debian's `tiled` programs; skipped without it (failed in CI, where
+    .ci/run installs it)."""
+    found = shutil.which(name)
+    if found is None:
+        reason = f"no {name} here (apt-get install tiled)"
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return found
+
+
+def run_tiled(*argv) -> None:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_RUNTIME_DIR": "/tmp"}
+    subprocess.run([str(a) for a in argv], check=True, env=env, capture_output=True, timeout=60)
+
+
+@pytest.mark.parametrize("grid", ["square", "pointy", "flat"])
+def test_tiled_reads_the_maps_we_write(write_spec, tmp_path, grid):
+    fields = (
+        {"model": "tiled", "tileset": str(PIPES), "width": 9, "height": 7}
+        if grid == "square"
+        else {**HEX_PIPES, "orientation": grid, "width": 9, "height": 7}
+    )
+    spec = write_spec(**fields, seed=3, write=["tmx", "csv"])
+    assert main(["build", str(spec), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    out = tmp_path / "out"
+    export = (tiled_tool("tiled"), "--export-map", "--embed-tilesets", "json")
+    run_tiled(*export, out / "spec.tmx", tmp_path / "m.json")
+    seen = json.loads((tmp_path / "m.json").read_text())
+    assert (seen["width"], seen["height"]) == (9, 7)
+    if grid != "square":
+        assert seen["orientation"] == "hexagonal" and seen["staggerindex"] == "odd"
+        assert seen["staggeraxis"] == ("y" if grid == "pointy" else "x")
+    values = (out / "spec.csv").read_text().split()
+    gids = [int(v) + 1 for row in values for v in row.split(",")]
+    assert seen["layers"][0]["data"] == gids
+    names = {t["id"]: t["type"] for t in seen["tilesets"][0]["tiles"]}
+    assert names == dict(enumerate(load_spec(spec).spec.runs[0].tiled.names))
+
+
+def test_tiled_draws_a_square_map_we_write_as_our_picture(write_spec, tmp_path):
+    spec = write_spec(model="tiled", tileset=str(PIPES), size=8, seed=2, write=["tmx"])
+    assert main(["build", str(spec), "--out", str(tmp_path), "--quiet"]) == 0
+    run_tiled(tiled_tool("tmxrasterizer"), tmp_path / "spec.tmx", tmp_path / "tiled.png")
+    drawn = np.asarray(Image.open(tmp_path / "tiled.png").convert("RGB"))
+    ours = np.asarray(Image.open(tmp_path / "spec.png").convert("RGB"))
+    assert drawn.shape == ours.shape and np.array_equal(drawn, ours)
