@@ -219,6 +219,25 @@ def test_a_broken_tiled_map_is_one_located_line(
     assert err[0].startswith(str(tmp_path / "maps" / where)), err
 
 
+def test_a_tileset_beside_the_maps_folder_is_read_when_inside_the_specs(write_spec, tmp_path):
+    from PIL import Image
+
+    for folder in ("maps", "tilesets"):
+        (tmp_path / folder).mkdir()
+    atlas = np.zeros((4, 4, 3), dtype=np.uint8)
+    atlas[0:2, 2:4] = (0, 200, 0)
+    Image.fromarray(atlas).save(tmp_path / "tilesets" / "atlas.png")
+    embedded = MAP[MAP.index("<tileset") : MAP.index("</tileset>") + len("</tileset>")]
+    (tmp_path / "tilesets" / "t.tsx").write_text(embedded.replace(' firstgid="1"', ""))
+    outside = MAP.replace(embedded, '<tileset firstgid="1" source="../tilesets/t.tsx"/>')
+    (tmp_path / "maps" / "m.tmx").write_text(outside.format(data=CSV))
+    tmx = read_tmx(tmp_path / "maps" / "m.tmx", tmp_path)
+    assert tmx.layers["ground"].ravel().tolist() == GIDS
+    assert tmx.names == {2: "grass"} and tmx.colors[2] == (0, 200, 0)
+    with pytest.raises(SpecError, match="lies outside"):
+        read_tmx(tmp_path / "maps" / "m.tmx")  # the map's own folder alone
+
+
 def test_a_tiled_run_learns_its_tiles_from_a_csv_example(write_spec, tmp_path):
     # water (0) never touches grass (2) directly: sand (1) lies between
     example = tmp_path / "island.csv"
