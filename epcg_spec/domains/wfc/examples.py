@@ -57,7 +57,7 @@ def read_map(doc, path, relative: str, folder: Path, problems: Problems) -> MapD
     if file.suffix.lower() not in SUFFIXES:
         problems.add(doc, path, f"{file.name} is not a map WFC reads", "give a .tmx, .vox or .csv")
         return None
-    if not file.exists():
+    if not file.is_file():
         problems.add(doc, path, f"no map at {file}", "paths are relative to the spec's folder")
         return None
     try:
