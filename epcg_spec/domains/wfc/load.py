@@ -990,13 +990,21 @@ def _max_consecutive(doc, path, item, run: WfcRun, problems) -> None:
 
 def _mirror(doc, path, axis: str, run: WfcRun, problems) -> None:
     axes = MIRRORS.get(run.topology.layout, {})
+    hint = "mirrors are x or y on square and cube grids, y on pointy-top hexes, x on flat-top"
     if axis not in axes:
         where = f"a {run.topology.grid} grid" if not axes else f"axis {axis}"
+        where = f"a {run.topology.layout}-top hex grid" if run.topology.grid == "hex" else where
+        problems.add(doc, path, f"mirror {axis}: no mirror for {where}", hint)
+        return
+    flipped = MIRRORS[run.topology.layout][axis][1]
+    if run.topology.grid == "hex" and run.topology.shape[flipped] % 2 == 0:
+        lines = "rows" if run.topology.layout == "pointy" else "columns"
         problems.add(
             doc,
             path,
-            f"mirror {axis}: no mirror for {where}",
-            "mirrors are x or y on square and cube grids",
+            f"mirror {axis} on a {run.topology.layout}-top hex map needs an odd number of "
+            f"{lines}, here {run.topology.shape[flipped]}",
+            f"odd {lines} are shifted by half a hex: an even count maps them onto even ones",
         )
         return
     nogoods, on_line = mirror(run.topology, run.tiled.actions, axis)
