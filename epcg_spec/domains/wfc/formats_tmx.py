@@ -8,8 +8,8 @@ the layers (CSV, base64 plain, zlib or gzip) and the tilesets; before it runs, e
 will open is read by our hardened XML parser (no entity declarations, bounded size and depth),
 so what is wrong is reported where it stands: a tileset or image path outside the spec's
 folder (or the map's), zstd data, infinite maps, compressed data that would grow past the
-map, flipped or rotated tiles. Layers written as XML <tile> elements (which PyTMX no longer
-reads) are handed to it as CSV.
+map, an atlas whose stated size asks for more than MAX_TILES tiles, flipped or rotated tiles.
+Layers written as XML <tile> elements (which PyTMX no longer reads) are handed to it as CSV.
 
 Writing gives a map the editor opens: `{stem}.tmx` (one CSV layer, gid = variant + 1, 0 where
 undecided or masked), `{stem}.tsx` (one tile per variant, its `type` the variant's name) and
@@ -41,6 +41,7 @@ from .render_worlds import RADIUS, hex_tile
 FLIPS = 0xF0000000  # Tiled's flip and rotation bits (bit 28: a hex tile turned by 120 degrees)
 MAX_BYTES = 1 << 24  # a .tmx or .tsx larger than this is refused
 MAX_CELLS = 1 << 20  # so is a map of more cells
+MAX_TILES = 1 << 16  # and an atlas image of more tiles
 ATLAS_COLUMNS = 8
 TILED_VERSION = ('version="1.10"', 'tiledversion="1.10.2"')
 WINDOW_BITS = {"zlib": 15, "gzip": 31}
@@ -179,8 +180,23 @@ def _check_files(source: str, root: Element, folder: Path, roots: list[Path]) ->
                 raise _fail(str(file), tileset, "a Tiled tileset's root is <tileset>")
             _check_files(str(file), tileset, file.parent, roots)
         atlas = element.one("image") if element.tag == "tileset" else None
-        for key in ("width", "height") if atlas is not None else ():
-            _int(source, atlas, key)  # PyTMX cuts the atlas by its size
+        if atlas is not None:
+            _check_atlas(source, element, atlas)
+
+
+def _check_atlas(source: str, tileset: Element, atlas: Element) -> None:
+    """PyTMX cuts an atlas into tiles by its stated size: sizes it can cut, and at most
+    MAX_TILES tiles (else a few bytes could ask for billions)."""
+    sizes = {key: _int(source, atlas, key) for key in ("width", "height")}
+    for key in ("tilewidth", "tileheight", "margin", "spacing"):
+        sizes[key] = _int(source, tileset, key) if key in tileset.attrs else 0
+    if min(sizes.values()) < 0 or min(sizes["tilewidth"], sizes["tileheight"]) < 1:
+        raise _fail(source, tileset, "a tileset's tile sizes are whole numbers from 1 up, "
+                    "its margin, spacing and image size from 0")  # fmt: skip
+    across = (sizes["width"] - sizes["margin"]) // (sizes["tilewidth"] + sizes["spacing"]) + 1
+    down = (sizes["height"] - sizes["margin"]) // (sizes["tileheight"] + sizes["spacing"]) + 1
+    if across * down > MAX_TILES:
+        raise _fail(source, atlas, f"the atlas holds more than {MAX_TILES} tiles")
 
 
 def _etree(element: Element) -> ElementTree.Element:
