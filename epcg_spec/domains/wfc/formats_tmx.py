@@ -8,7 +8,7 @@ the layers (CSV, base64 plain, zlib or gzip) and the tilesets; before it runs, e
 will open is read by our hardened XML parser (no entity declarations, bounded size and depth),
 so what is wrong is reported where it stands: a tileset or image path outside the spec's
 folder (or the map's), zstd data, infinite maps, compressed data that would grow past the
-map, an atlas whose stated size asks for more than MAX_TILES tiles, flipped or rotated tiles.
+map, atlases whose stated sizes ask for more than MAX_TILES tiles, flipped or rotated tiles.
 Layers written as XML <tile> elements (which PyTMX no longer reads) are handed to it as CSV.
 
 Writing gives a map the editor opens: `{stem}.tmx` (one CSV layer, gid = variant + 1, 0 where
@@ -39,9 +39,9 @@ from .model import WfcRun
 from .render_worlds import RADIUS, hex_tile
 
 FLIPS = 0xF0000000  # Tiled's flip and rotation bits (bit 28: a hex tile turned by 120 degrees)
-MAX_BYTES = 1 << 24  # a .tmx or .tsx larger than this is refused
+MAX_BYTES = 1 << 24  # a map and the tilesets it names (each time it names one), together
 MAX_CELLS = 1 << 20  # so is a map of more cells
-MAX_TILES = 1 << 16  # and an atlas image of more tiles
+MAX_TILES = 1 << 16  # the tiles of the map's atlases together
 ATLAS_COLUMNS = 8
 TILED_VERSION = ('version="1.10"', 'tiledversion="1.10.2"')
 WINDOW_BITS = {"zlib": 15, "gzip": 31}
@@ -75,20 +75,32 @@ def _walk(element: Element):
         yield from _walk(child)
 
 
-def _parse(file: Path, source: str) -> Element:
-    """A .tmx or .tsx file's elements, its size bounded."""
-    if file.stat().st_size > MAX_BYTES:
-        raise SpecError(
-            Diagnostic(Pos(source, 1, 1), f"the file is larger than {MAX_BYTES >> 20} MiB")
-        )
-    return parse_xml(file.read_text(errors="replace"), source)
+@dataclass
+class _Budget:
+    """What a map and its tilesets may still ask for: bytes to parse, atlas tiles to cut."""
+
+    bytes: int = MAX_BYTES
+    tiles: int = MAX_TILES
+
+
+def _parse(file: Path, budget: _Budget, where: tuple[str, Element] | None = None) -> Element:
+    """A .tmx or .tsx file's elements; refused (at `where`, else at its start) when it would
+    take the bytes read past the budget."""
+    budget.bytes -= file.stat().st_size
+    if budget.bytes < 0:
+        message = f"the map and its tilesets are larger than {MAX_BYTES >> 20} MiB together"
+        if where is None:
+            raise SpecError(Diagnostic(Pos(str(file), 1, 1), message))
+        raise _fail(*where, message)
+    return parse_xml(file.read_text(errors="replace"), str(file))
 
 
 def read_tmx(path: Path, folder: Path | None = None) -> TmxMap:
     """The map at `path`, its layers decoded and its tiles named and coloured. Tilesets and
     images it names must lie inside `folder` (the spec's) or the map's own folder."""
     source = str(path)
-    root = _parse(path, source)
+    budget = _Budget()
+    root = _parse(path, budget)
     if root.tag != "map":
         raise _fail(source, root, "a Tiled map's root is <map>")
     orientation = root.attrs.get("orientation", "orthogonal")
@@ -113,7 +125,7 @@ def read_tmx(path: Path, folder: Path | None = None) -> TmxMap:
         raise _fail(source, root, "the map has no tile layer")
     for layer in layers:
         _check_data(source, layer, columns * rows)
-    _check_files(source, root, path.parent, roots)
+    _check_files(source, root, path.parent, roots, budget)
     tiled, tile_layers = _pytmx(source, root, path)
     return _collect(source, tiled, tile_layers, layers, TmxMap(layout, (columns, rows)))
 
@@ -163,7 +175,9 @@ def _inside(source: str, element: Element, file: Path, roots: list[Path]) -> Pat
     )
 
 
-def _check_files(source: str, root: Element, folder: Path, roots: list[Path]) -> None:
+def _check_files(
+    source: str, root: Element, folder: Path, roots: list[Path], budget: _Budget
+) -> None:
     """Every tileset and image the map names lies inside `roots`; .tsx files parse."""
     for element in _walk(root):
         if element.tag == "image" and element.attrs.get("source"):  # may be missing: stand-ins
@@ -175,18 +189,18 @@ def _check_files(source: str, root: Element, folder: Path, roots: list[Path]) ->
             file = _inside(source, element, folder / name, roots)
             if not file.exists():
                 raise _fail(source, element, f"no tileset at {file}")
-            tileset = _parse(file, str(file))
+            tileset = _parse(file, budget, (source, element))
             if tileset.tag != "tileset":
                 raise _fail(str(file), tileset, "a Tiled tileset's root is <tileset>")
-            _check_files(str(file), tileset, file.parent, roots)
+            _check_files(str(file), tileset, file.parent, roots, budget)
         atlas = element.one("image") if element.tag == "tileset" else None
         if atlas is not None:
-            _check_atlas(source, element, atlas)
+            _check_atlas(source, element, atlas, budget)
 
 
-def _check_atlas(source: str, tileset: Element, atlas: Element) -> None:
+def _check_atlas(source: str, tileset: Element, atlas: Element, budget: _Budget) -> None:
     """PyTMX cuts an atlas into tiles by its stated size: sizes it can cut, and at most
-    MAX_TILES tiles (else a few bytes could ask for billions)."""
+    MAX_TILES tiles over all atlases (else a few bytes could ask for billions)."""
     sizes = {key: _int(source, atlas, key) for key in ("width", "height")}
     for key in ("tilewidth", "tileheight", "margin", "spacing"):
         sizes[key] = _int(source, tileset, key) if key in tileset.attrs else 0
@@ -195,8 +209,9 @@ def _check_atlas(source: str, tileset: Element, atlas: Element) -> None:
                     "its margin, spacing and image size from 0")  # fmt: skip
     across = (sizes["width"] - sizes["margin"]) // (sizes["tilewidth"] + sizes["spacing"]) + 1
     down = (sizes["height"] - sizes["margin"]) // (sizes["tileheight"] + sizes["spacing"]) + 1
-    if across * down > MAX_TILES:
-        raise _fail(source, atlas, f"the atlas holds more than {MAX_TILES} tiles")
+    budget.tiles -= across * down
+    if budget.tiles < 0:
+        raise _fail(source, atlas, f"the map's atlases hold more than {MAX_TILES} tiles")
 
 
 def _etree(element: Element) -> ElementTree.Element:

@@ -196,7 +196,14 @@ BROKEN_MAPS = [  # (the map's text, a file beside it, the one line's start and m
     (MAP.format(data=f'<data encoding="base64" compression="zlib">{ZLIB_BOMB}</data>'),
      None, "m.tmx:9:3:", "the zlib data is broken or holds more than the map's 6 cells"),
     (MAP.replace('width="4" height="4"', 'width="2147483648" height="9"'), None, "m.tmx:5:3:",
-     "the atlas holds more than 65536 tiles"),
+     "the map's atlases hold more than 65536 tiles"),
+    (MAP.replace(' <tileset', ' <tileset firstgid="5" name="u" tilewidth="2" tileheight="2">'
+                 '<image source="a.png" width="400" height="400"/></tileset>\n <tileset')
+     .replace('width="4" height="4"', 'width="400" height="400"'), None, "m.tmx:6:3:",
+     "the map's atlases hold more than 65536 tiles"),
+    (MAP.replace(" <tileset", '<tileset firstgid="9" source="t.tsx"/>\n' * 17 + " <tileset"),
+     ("t.tsx", f"<tileset><!-- {'x' * (1 << 20)} --></tileset>"), "m.tmx:19:1:",
+     "the map and its tilesets are larger than 16 MiB together"),
     (MAP.replace('tilewidth="2"', 'tilewidth="0"'), None, "m.tmx:4:2:",
      "a tileset's tile sizes are whole numbers from 1 up"),
     (MAP.format(data=CSV.replace("0,4", "-3,4")), None, "m.tmx:9:3:",
