@@ -42,6 +42,7 @@ FLIPS = 0xF0000000  # Tiled's flip and rotation bits (bit 28: a hex tile turned 
 MAX_BYTES = 1 << 24  # a map and the tilesets it names (each time it names one), together
 MAX_CELLS = 1 << 20  # so is a map of more cells
 MAX_TILES = 1 << 16  # the tiles of the map's atlases together
+MAX_PIXELS = 1 << 24  # a tile picture larger than this is not read (stand-in colours)
 ATLAS_COLUMNS = 8
 TILED_VERSION = ('version="1.10"', 'tiledversion="1.10.2"')
 WINDOW_BITS = {"zlib": 15, "gzip": 31}
@@ -227,7 +228,8 @@ def _pytmx(source: str, root: Element, path: Path) -> tuple:
     logging.getLogger("pytmx").setLevel(logging.CRITICAL)
     import pytmx
 
-    tiled = pytmx.TiledMap(image_loader=_colour_loader, load_all=False, allow_duplicate_names=True)
+    loader = _colour_loader()
+    tiled = pytmx.TiledMap(image_loader=loader, load_all=False, allow_duplicate_names=True)
     tiled.filename = str(path)
     try:
         tiled.parse_xml(_etree(root))
@@ -277,29 +279,36 @@ def _collect(source: str, tiled, tile_layers, layers: list[Element], out: TmxMap
     return out
 
 
-def _colour_loader(filename: str, _colorkey, **_):
-    """PyTMX's image loader: each tile's picture as the mean colour of its opaque pixels."""
-    picture = _picture(Path(filename))
+def _colour_loader():
+    """PyTMX's image loader: each tile's picture as the mean colour of its opaque pixels; an
+    image is read once, and only when a tile of it is used."""
+    pictures: dict[str, np.ndarray | None] = {}
 
-    def colour(rect=None, _flags=None) -> tuple[int, int, int] | None:
-        if picture is None:
-            return None
-        part = picture
-        if rect is not None:
-            x, y, width, height = rect
-            part = picture[y : y + height, x : x + width]
-        if not part.size:
-            return None
-        opaque = part[part[:, :, 3] > 0] if (part[:, :, 3] > 0).any() else part.reshape(-1, 4)
-        return tuple(int(c) for c in opaque[:, :3].mean(axis=0))
+    def loader(filename: str, _colorkey, **_):
+        def colour(rect=None, _flags=None) -> tuple[int, int, int] | None:
+            if filename not in pictures:
+                pictures[filename] = _picture(Path(filename))
+            part = pictures[filename]
+            if part is not None and rect is not None:
+                x, y, width, height = rect
+                part = part[y : y + height, x : x + width]
+            if part is None or not part.size:
+                return None
+            opaque = part[part[:, :, 3] > 0] if (part[:, :, 3] > 0).any() else part.reshape(-1, 4)
+            return tuple(int(c) for c in opaque[:, :3].mean(axis=0))
 
-    return colour
+        return colour
+
+    return loader
 
 
 def _picture(file: Path) -> np.ndarray | None:
-    """An image as RGBA, or None if it cannot be read (the tiles then get stand-in colours)."""
+    """An image as RGBA, or None if it cannot be read or is over MAX_PIXELS (the tiles then
+    get stand-in colours)."""
     try:
         with Image.open(file) as image:
+            if image.width * image.height > MAX_PIXELS:
+                return None
             return np.asarray(image.convert("RGBA"))
     except (OSError, Image.DecompressionBombError):
         return None
