@@ -138,7 +138,7 @@ def _check_data(source: str, layer: Element, cells: int) -> None:
         raise _fail(source, layer, "this layer has no <data>")
     if data.all("chunk"):
         raise _fail(source, data, "infinite maps (chunked layers) are not read")
-    encoding, compression = data.attrs.get("encoding"), data.attrs.get("compression")
+    encoding, compression = data.attrs.get("encoding"), data.attrs.get("compression") or None
     if encoding is None:
         gids = [_int(source, t, "gid") if "gid" in t.attrs else 0 for t in data.all("tile")]
         data.text = ",".join(map(str, gids))
@@ -184,6 +184,8 @@ def _check_files(
         if element.tag == "image" and element.attrs.get("source"):  # may be missing: stand-ins
             _inside(source, element, folder / element.attrs["source"], roots)
         if element.tag == "tileset" and "source" in element.attrs:
+            if root.tag != "map":
+                raise _fail(source, element, "a tileset file names no other tileset")
             name = element.attrs["source"]
             if not name.lower().endswith(".tsx"):
                 raise _fail(source, element, f"{name} is not read", "use a .tsx tileset")

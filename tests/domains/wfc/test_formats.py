@@ -191,6 +191,8 @@ BROKEN_MAPS = [  # (the map's text, a file beside it, the one line's start and m
      ("t.tsx", '<!DOCTYPE t [<!ENTITY a "b">]><tileset name="&a;"/>'),
      "t.tsx:1:", "an XML entity declaration is not read"),
     (MAP.replace("<tileset", '<tileset source="t.tsx"/><x').replace("</tileset>", "</x>"),
+     ("t.tsx", '<tileset source="t.tsx"/>'), "t.tsx:1:1:", "a tileset file names no other"),
+    (MAP.replace("<tileset", '<tileset source="t.tsx"/><x').replace("</tileset>", "</x>"),
      ("t.tsx", "<tileset><image source='a.png'/></tileset>"), "t.tsx:1:10:",
      "<image> needs a whole number 'width'"),
     (MAP.format(data=f'<data encoding="base64" compression="zlib">{ZLIB_BOMB}</data>'),
