@@ -68,7 +68,8 @@ def _nest(rng: random.Random, yaml: bool) -> str:
     return opener * depth + inner + closing
 
 
-def _mutate_once(text: str, suffix: str, rng: random.Random) -> str:
+def mutate_once(text: str, suffix: str, rng: random.Random) -> str:
+    """`text` changed once, as a fuzzer would: one of the mutations the module docstring lists."""
     yaml = suffix in (".yaml", ".yml")
     pos = rng.randrange(len(text) + 1)
     op = rng.randrange(12)
@@ -131,7 +132,7 @@ def mutants(seed: int, count: int, specs: list[Path] | None = None) -> Iterator[
         spec = specs[i % len(specs)]
         text = texts[spec]
         for _ in range(rng.choice((1, 1, 1, 2, 3))):
-            text = _mutate_once(text, spec.suffix, rng)
+            text = mutate_once(text, spec.suffix, rng)
         yield spec, text
 
 

@@ -51,6 +51,30 @@ def hex_neighbours(layout: str, columns: int, rows: int, periodic: tuple[bool, b
     return found
 
 
+def hex_mirror(layout: str, columns: int, rows: int) -> tuple[dict[int, int], list[int]]:
+    """({cell: the cell its centre is reflected onto}, direction d -> its reflection) for the
+    reflection across the map's middle line: horizontal for pointy-top hexes (top and bottom
+    swap), vertical for flat-top ones. Cells whose reflection is no centre are left out."""
+    centres = _centres(layout, columns, rows)
+    axis = 1 if layout == "pointy" else 0
+    along = [c[axis] for c in centres.values()]
+    middle = (max(along) + min(along)) / 2
+    partners = {}
+    for (x, y), centre in centres.items():
+        image = list(centre)
+        image[axis] = 2 * middle - centre[axis]
+        for (ox, oy), other in centres.items():
+            if math.dist(image, other) < 1e-6:
+                partners[x + y * columns] = ox + oy * columns
+    start = 0.0 if layout == "pointy" else 30.0
+    turned = []
+    for d in range(6):
+        angle = start + 60 * d
+        image = -angle if layout == "pointy" else 180 - angle
+        turned.append(next(e for e in range(6) if (start + 60 * e - image) % 360 < 1e-6))
+    return partners, turned
+
+
 def cube_neighbours(shape: tuple[int, int, int], periodic: tuple[bool, bool, bool]):
     """{(cell, d): neighbour} for east, north, west, south, up, down (z up, y north)."""
     steps = [(1, 0, 0), (0, 1, 0), (-1, 0, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)]

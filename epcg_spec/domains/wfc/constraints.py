@@ -3,8 +3,10 @@
 separation: no two cells holding tiles of a set lie fewer than d steps apart (steps between
 neighbouring map cells, wrapping where the grid does). max_consecutive: no k + 1 cells in a row
 along an axis all hold tiles of a set. mirror: the result equals its own mirror image across
-the middle of the map (x: left-right, y: top-bottom on square grids; x or y on cube grids), each
-tile in its mirrored variant.
+the middle of the map (x: left-right, y: top-bottom on square grids; x or y on cube grids;
+y on pointy-top hex maps, x on flat-top ones, where the rows (columns) that shift by half a hex
+are odd, so an odd count of them maps shifted rows onto shifted rows), each tile in its
+mirrored variant.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ AXES = {
 # mirror axis -> (the reflection as a permutation of the directions, the coordinate flipped)
 MIRRORS = {
     "square": {"x": ((2, 1, 0, 3), 0), "y": ((0, 3, 2, 1), 1)},
+    "pointy": {"y": ((0, 5, 4, 3, 2, 1), 1)},  # east stays, northeast <-> southeast, ...
+    "flat": {"x": ((2, 1, 0, 5, 4, 3), 0)},  # north stays, northeast <-> northwest, ...
     "cube": {"x": ((2, 1, 0, 3, 4, 5), 0), "y": ((0, 3, 2, 1, 4, 5), 1)},
 }
 

@@ -57,20 +57,20 @@ def read_map(doc, path, relative: str, folder: Path, problems: Problems) -> MapD
     if file.suffix.lower() not in SUFFIXES:
         problems.add(doc, path, f"{file.name} is not a map WFC reads", "give a .tmx, .vox or .csv")
         return None
-    if not file.exists():
+    if not file.is_file():
         problems.add(doc, path, f"no map at {file}", "paths are relative to the spec's folder")
         return None
     try:
-        return _read(file)
+        return _read(file, folder)
     except SpecError as error:
         problems.found.extend(error.diagnostics)
         return None
 
 
-def _read(file: Path) -> MapData:
+def _read(file: Path, folder: Path) -> MapData:
     suffix = file.suffix.lower()
     if suffix == ".tmx":
-        tmx = read_tmx(file)
+        tmx = read_tmx(file, folder)
         gids = next(iter(tmx.layers.values()))
         ids = np.where(gids > 0, gids, -1)[None]
         return MapData(tmx.layout, ids, dict(tmx.names), dict(tmx.colors))

@@ -39,29 +39,46 @@ class Element:
         return found[0] if found else None
 
 
+MAX_DEPTH = 64  # elements nested deeper than this are refused (Tiled nests about six)
+
+
 def parse_xml(text: str, source: str) -> Element:
-    """Parse XML text into Elements; a syntax error is one located diagnostic."""
+    """Parse XML text into Elements; a syntax error is one located diagnostic.
+
+    Hardened for files from strangers, as defusedxml's defaults are: an entity declaration
+    or an external reference is refused (so nothing expands), and so is nesting past
+    MAX_DEPTH; character data is gathered in parts, so reading is linear in the text."""
     parser = xml.parsers.expat.ParserCreate()
-    stack: list[Element] = []
+    stack: list[tuple[Element, list[str]]] = []
     root: list[Element] = []
 
+    def refuse(what: str) -> None:
+        pos = Pos(source, parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
+        raise SpecError(Diagnostic(pos, f"{what} is not read", "remove it from the file"))
+
     def start(tag, attrs):
+        if len(stack) >= MAX_DEPTH:
+            refuse(f"XML nested deeper than {MAX_DEPTH} elements")
         element = Element(
             tag, dict(attrs), parser.CurrentLineNumber, parser.CurrentColumnNumber + 1
         )
-        (stack[-1].children if stack else root).append(element)
-        stack.append(element)
+        (stack[-1][0].children if stack else root).append(element)
+        stack.append((element, []))
 
     def end(_tag):
-        stack.pop()
+        element, parts = stack.pop()
+        element.text = "".join(parts)
 
     def characters(data):
         if stack:
-            stack[-1].text += data
+            stack[-1][1].append(data)
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end
     parser.CharacterDataHandler = characters
+    parser.EntityDeclHandler = lambda *_: refuse("an XML entity declaration")
+    parser.UnparsedEntityDeclHandler = lambda *_: refuse("an XML entity declaration")
+    parser.ExternalEntityRefHandler = lambda *_: refuse("an external XML entity")
     try:
         parser.Parse(text, True)
     except xml.parsers.expat.ExpatError as exc:

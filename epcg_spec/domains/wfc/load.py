@@ -166,7 +166,16 @@ def _run(doc, path, node, folder, problems: Problems, name: str) -> WfcRun | Non
         black_background=node.get("black_background", False),
         depth=node.get("depth", size) if layout == "cube" else 1,
     )
-    if model == "overlapping" and layout == "cube":
+    if model == "overlapping" and "sample" not in node:
+        kinds = {"square": "a PNG", "cube": "a MagicaVoxel .vox"}
+        problems.add(
+            doc,
+            (*path, "model"),
+            "the overlapping model learns its patterns from a sample, and none is given",
+            f"add 'sample: FILE' ({kinds.get(layout, 'a hex .tmx or CSV map')}, relative to "
+            "the spec), or use model: tiled",
+        )
+    elif model == "overlapping" and layout == "cube":
         run.patterns = _voxel_patterns(doc, path, node, folder, problems)
     elif model == "overlapping" and layout != "square":
         run.patterns = _hex_patterns(doc, path, node, folder, problems, layout)
@@ -284,14 +293,6 @@ def _writes(doc, path, node, topology: Topology, model: str, problems) -> tuple[
 
 
 def _patterns(doc, path, node, folder, problems) -> PatternModel | None:
-    if "sample" not in node:
-        problems.add(
-            doc,
-            (*path, "model"),
-            "the overlapping model learns its patterns from a sample image, and none is given",
-            "add 'sample: FILE.png' (relative to the spec), or use model: tiled",
-        )
-        return None
     image = read_image(doc, (*path, "sample"), node["sample"], folder, problems)
     if image is None:
         return None
@@ -989,13 +990,21 @@ def _max_consecutive(doc, path, item, run: WfcRun, problems) -> None:
 
 def _mirror(doc, path, axis: str, run: WfcRun, problems) -> None:
     axes = MIRRORS.get(run.topology.layout, {})
+    hint = "mirrors are x or y on square and cube grids, y on pointy-top hexes, x on flat-top"
     if axis not in axes:
         where = f"a {run.topology.grid} grid" if not axes else f"axis {axis}"
+        where = f"a {run.topology.layout}-top hex grid" if run.topology.grid == "hex" else where
+        problems.add(doc, path, f"mirror {axis}: no mirror for {where}", hint)
+        return
+    flipped = MIRRORS[run.topology.layout][axis][1]
+    if run.topology.grid == "hex" and run.topology.shape[flipped] % 2 == 0:
+        lines = "rows" if run.topology.layout == "pointy" else "columns"
         problems.add(
             doc,
             path,
-            f"mirror {axis}: no mirror for {where}",
-            "mirrors are x or y on square and cube grids",
+            f"mirror {axis} on a {run.topology.layout}-top hex map needs an odd number of "
+            f"{lines}, here {run.topology.shape[flipped]}",
+            f"odd {lines} are shifted by half a hex: an even count maps them onto even ones",
         )
         return
     nogoods, on_line = mirror(run.topology, run.tiled.actions, axis)

@@ -23,6 +23,7 @@ from tests.oracles.wfc_worlds_oracle import (
     brute_count,
     cube_neighbours,
     far_enough,
+    hex_mirror,
     hex_neighbours,
     no_cycle,
     path_length,
@@ -166,11 +167,33 @@ def test_mirror_on_a_square_map(write_spec, axis, width, height):
     assert counted(run) == expected
 
 
+@pytest.mark.parametrize("layout,axis,width,height", [("pointy", "y", 2, 3), ("flat", "x", 3, 2)])
+def test_mirror_on_a_hex_map(write_spec, layout, axis, width, height):
+    run = run_of(write_spec, **LINES, orientation=layout, width=width, height=height,
+                 mirror=[axis])  # fmt: skip
+    near = hex_neighbours(layout, width, height, (False, False))
+    partner, turned = hex_mirror(layout, width, height)
+    assert len(partner) == width * height
+    opens = []  # "line k" (turned k sixths of a turn) joins directions k and k + 3
+    for name in run.tiled.names:
+        tile, k = name.split()
+        opens.append({int(k) % 6, (int(k) + 3) % 6} if tile == "line" else set())
+
+    def symmetric(grid) -> bool:
+        return all(opens[grid[partner[c]]] == {turned[d] for d in opens[grid[c]]} for c in partner)
+
+    expected = brute_count(width * height, run.values, near, run.tiled.sides, extra=symmetric)
+    assert 0 < expected < brute_count(width * height, run.values, near, run.tiled.sides)
+    assert counted(run) == expected
+
+
 BROKEN = [
     ({**LINES, "separation": [{"tiles": ["line"], "distance": 1}]}, "distance 1 keeps every"),
     ({**LINES, "max_consecutive": [{"tiles": ["line"], "max": 2, "axis": "y"}]},
      "rows of a pointy grid do not run along y"),
-    ({**LINES, "mirror": ["x"]}, "no mirror for a hex grid"),
+    ({**LINES, "mirror": ["x"]}, "mirror x: no mirror for a pointy-top hex grid"),
+    ({**LINES, "width": 3, "height": 4, "mirror": ["y"]},
+     "mirror y on a pointy-top hex map needs an odd number of rows, here 4"),
     ({**SQUARE_LINES, "separation": [{"tiles": ["lines"], "distance": 2}]}, "unknown tile 'lines'"),
     ({"model": "overlapping", "sample": str(DATA / "maze.png"), "mirror": ["x"]},
      "'mirror' applies to the tiled model"),

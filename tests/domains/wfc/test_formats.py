@@ -109,7 +109,8 @@ def test_a_partly_drawn_map_fixes_cells(write_spec, tmp_path):
     rows = [r.rstrip(",").split(",") for r in text[start:end].split()]
     drawn = [[g if (x + y) % 3 == 0 else "0" for x, g in enumerate(r)] for y, r in enumerate(rows)]
     partial = tmp_path / "a" / "partial.tmx"
-    partial.write_text(text[:start] + "\n".join(",".join(r) for r in drawn) + "\n" + text[end:])
+    rows_csv = ",\n".join(",".join(r) for r in drawn)  # as Tiled writes: a comma ends a row
+    partial.write_text(text[:start] + rows_csv + "\n" + text[end:])
     spec = write_spec(
         "second", model="tiled", tileset=str(PIPES), size=8, seed=9, write=["csv"],
         fixed=[{"map": str(partial)}],
@@ -177,6 +178,77 @@ def test_a_flipped_tile_and_zstd_are_refused_where_they_stand(tmp_path):
     )
     with pytest.raises(SpecError, match="zstd compression is not read"):
         read_tmx(tmp_path / "m.tmx")
+
+
+CSV = '<data encoding="csv">\n1,2,2,\n0,4,1\n</data>'
+ZLIB_BOMB = base64.b64encode(zlib.compress(bytes(1 << 24))).decode()
+BROKEN_MAPS = [  # (the map's text, a file beside it, the one line's start and message)
+    (MAP.replace("<tileset", '<tileset source="../../t.tsx"/><x').replace("</tileset>", "</x>"),
+     None, "m.tmx:4:2:", "lies outside"),
+    (MAP.replace('<image source="atlas.png"', '<image source="/etc/hostname"'),
+     None, "m.tmx:5:3:", "/etc/hostname lies outside"),
+    (MAP.replace("<tileset", '<tileset source="t.tsx"/><x').replace("</tileset>", "</x>"),
+     ("t.tsx", '<!DOCTYPE t [<!ENTITY a "b">]><tileset name="&a;"/>'),
+     "t.tsx:1:", "an XML entity declaration is not read"),
+    (MAP.replace("<tileset", '<tileset source="t.tsx"/><x').replace("</tileset>", "</x>"),
+     ("t.tsx", '<tileset source="t.tsx"/>'), "t.tsx:1:1:", "a tileset file names no other"),
+    (MAP.replace("<tileset", '<tileset source="t.tsx"/><x').replace("</tileset>", "</x>"),
+     ("t.tsx", "<tileset><image source='a.png'/></tileset>"), "t.tsx:1:10:",
+     "<image> needs a whole number 'width'"),
+    (MAP.format(data=f'<data encoding="base64" compression="zlib">{ZLIB_BOMB}</data>'),
+     None, "m.tmx:9:3:", "the zlib data is broken or holds more than the map's 6 cells"),
+    (MAP.replace('width="4" height="4"', 'width="2147483648" height="9"'), None, "m.tmx:5:3:",
+     "the map's atlases hold more than 65536 tiles"),
+    (MAP.replace(' <tileset', ' <tileset firstgid="5" name="u" tilewidth="2" tileheight="2">'
+                 '<image source="a.png" width="400" height="400"/></tileset>\n <tileset')
+     .replace('width="4" height="4"', 'width="400" height="400"'), None, "m.tmx:6:3:",
+     "the map's atlases hold more than 65536 tiles"),
+    (MAP.replace(" <tileset", '<tileset firstgid="9" source="t.tsx"/>\n' * 17 + " <tileset"),
+     ("t.tsx", f"<tileset><!-- {'x' * (1 << 20)} --></tileset>"), "m.tmx:19:1:",
+     "the map and its tilesets are larger than 16 MiB together"),
+    (MAP.replace('tilewidth="2"', 'tilewidth="0"'), None, "m.tmx:4:2:",
+     "a tileset's tile sizes are whole numbers from 1 up"),
+    (MAP.format(data=CSV.replace("0,4", "-3,4")), None, "m.tmx:9:3:",
+     "the tile at [0, 1] has no tile id: -3"),
+    (MAP.format(data=CSV.replace("0,4", "x,4")), None, "m.tmx:2:1:",
+     "PyTMX could not read the map: invalid literal"),
+    (MAP.format(data=CSV).replace('width="3"', 'width="3000"', 1).replace('height="2"',
+     'height="3000"', 1), None, "m.tmx:2:1:", "a map has 1 to 1048576 cells, this one 9000000"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text,beside,where,message", BROKEN_MAPS)
+def test_a_broken_tiled_map_is_one_located_line(
+    write_spec, tmp_path, capsys, text, beside, where, message
+):
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "m.tmx").write_text(text.replace("{data}", CSV))
+    if beside:
+        (tmp_path / "maps" / beside[0]).write_text(beside[1])
+    spec = write_spec(model="tiled", example="maps/m.tmx", size=4)
+    assert main(["build", str(spec), "--out", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0], err
+    assert err[0].startswith(str(tmp_path / "maps" / where)), err
+
+
+def test_a_tileset_beside_the_maps_folder_is_read_when_inside_the_specs(write_spec, tmp_path):
+    from PIL import Image
+
+    for folder in ("maps", "tilesets"):
+        (tmp_path / folder).mkdir()
+    atlas = np.zeros((4, 4, 3), dtype=np.uint8)
+    atlas[0:2, 2:4] = (0, 200, 0)
+    Image.fromarray(atlas).save(tmp_path / "tilesets" / "atlas.png")
+    embedded = MAP[MAP.index("<tileset") : MAP.index("</tileset>") + len("</tileset>")]
+    (tmp_path / "tilesets" / "t.tsx").write_text(embedded.replace(' firstgid="1"', ""))
+    outside = MAP.replace(embedded, '<tileset firstgid="1" source="../tilesets/t.tsx"/>')
+    (tmp_path / "maps" / "m.tmx").write_text(outside.format(data=CSV))
+    tmx = read_tmx(tmp_path / "maps" / "m.tmx", tmp_path)
+    assert tmx.layers["ground"].ravel().tolist() == GIDS
+    assert tmx.names == {2: "grass"} and tmx.colors[2] == (0, 200, 0)
+    with pytest.raises(SpecError, match="lies outside"):
+        read_tmx(tmp_path / "maps" / "m.tmx")  # the map's own folder alone
 
 
 def test_a_tiled_run_learns_its_tiles_from_a_csv_example(write_spec, tmp_path):

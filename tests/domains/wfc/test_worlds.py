@@ -491,6 +491,7 @@ def test_an_overlapping_run_with_a_mask_keeps_its_border_on_the_rectangle(write_
         "wfc-voxel-terrain",
         "wfc-voxel-patterns",
         "wfc-tiled-example",
+        "wfc-hex-tiled-example",
     ],
 )
 def test_the_world_example_specs_build(tmp_path, name):

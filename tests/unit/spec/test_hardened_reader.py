@@ -101,7 +101,7 @@ CASES = {
     "wfc-overlapping-without-sample": (
         "wfc.yaml",
         _spec("wfc-maze.yaml", "sample: wfc-samples/samples/maze.png\n", ""),
-        "5:8: the overlapping model learns its patterns from a sample image",
+        "5:8: the overlapping model learns its patterns from a sample, and none is given",
     ),
     "tracery-json-syntax": (
         "g.json",
