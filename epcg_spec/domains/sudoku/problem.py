@@ -81,7 +81,7 @@ class SudokuProblem:
         found = kernels.solve_into(model, work, base, spec.puzzle, ctx.seed, solution)
         if not found:
             raise BuildError(f"{spec.name}: the puzzle has no solution")
-        count = kernels.solutions_upto(model, work, base, spec.puzzle, ALL_RULES, 2)
+        count = bitmask.solutions_upto(board, spec.puzzle, 2)
         grade = GRADE_NAMES[kernels.grade(board, spec.puzzle)]
         seconds = time.perf_counter() - began
         record = {
@@ -163,7 +163,7 @@ class SudokuProblem:
                 f"{spec.name}: no puzzle of difficulty '{options.difficulty}' in "
                 f"{options.attempts} attempts; raise generate.attempts or choose another"
             )
-        if kernels.solutions_upto(model, work, base, puzzle, ALL_RULES, 2) != 1:
+        if bitmask.solutions_upto(board, puzzle, 2) != 1:
             raise BuildError(f"{spec.name}: internal check failed: the puzzle is not unique")
         return {
             "seed": seed,
