@@ -15,6 +15,7 @@ from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import cache, partial
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -208,9 +209,10 @@ def _items(
 ) -> list[dict[str, Any]]:
     view = KINDS[result["kind"]]
     present = sorted(p.name for p in source.folder.iterdir() if p.is_file())
+    files_of = cache(partial(_files_of, present=present))  # stems every item shares, once
     items = []
     for k, record in enumerate(records):
-        files = [name for stem in view.stems(k, record) for name in _files_of(stem, present)]
+        files = [name for stem in view.stems(k, record) for name in files_of(stem)]
         pictures = [n for n in files if n.endswith(PICTURES)]
         pictures.sort(key=lambda n: n.endswith("-solution.svg"))  # the puzzle first
         scores, tags = _scores(record)
