@@ -12,10 +12,11 @@ the PATH: `qqwing --generate N --difficulty any --symmetry none --one-line`, who
 are minimal too (it removes clues in a random order while the puzzle stays unique). QQWing's
 figure is its process's wall time over N puzzles, start included (about a millisecond);
 ours is `problem.run` over N puzzles in this process, kernels loaded, records and pictures
-made. Rounds alternate, each ratio is from one round. Then the command line's start,
-first puzzle included: `epcg-spec build` of one puzzle with a warm kernel cache, split into
-its import, the kernels' loading (result.json's compile_seconds: the first puzzle) and
-the rest, against `qqwing --generate 1`.
+made. Rounds alternate, each ratio is from one round. Then the command line, first puzzle
+included: `epcg-spec build` of one puzzle with a warm kernel cache, split into its import,
+the kernels' loading (result.json's compile_seconds: the first puzzle) and the rest, against
+`qqwing --generate 1`; and `epcg-spec build` of N puzzles (its files and gallery written)
+against `qqwing --generate N`.
 Run: python benchmarks/bench_sudoku.py [--smoke]   (smoke: one puzzle, few generated)
 """
 
@@ -157,41 +158,48 @@ def peer() -> None:
         problem.run(RunContext(seed=round_))
         ours = (time.perf_counter() - began) / PEER_PUZZLES
         ratios.append(theirs / ours)
-        print(f"  QQWing {theirs * 1e3:.3f}, ours {ours * 1e3:.3f}: ours {ratios[-1]:.2f}x faster")
+        print(f"  QQWing {theirs * 1e3:.3f}, ours {ours * 1e3:.3f}: ours {ratios[-1]:.2f}x")
     print(f"  median {statistics.median(ratios):.2f}x (load average {os.getloadavg()[0]:.1f})")
 
 
 def cli_start() -> None:
-    """The command line with a warm kernel cache, one puzzle: where its time goes."""
+    """The command line with warm kernel caches: one puzzle (where its time goes), then
+    PEER_PUZZLES puzzles, start and files included, against QQWing's process."""
+    # as an installed package runs: its bytecode cached (this machine's environment sets
+    # PYTHONDONTWRITEBYTECODE, which makes every start compile the package's files)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    run = {"cwd": ROOT, "env": env, "check": True, "capture_output": True}
     with tempfile.TemporaryDirectory() as folder:
-        spec = Path(folder) / "one.yaml"
-        spec.write_text("kind: sudoku\nname: one\nseed: 1\ngenerate: {puzzles: 1}\n")
-        build = [sys.executable, "-m", "epcg_spec", "build", str(spec), "-q"]
-        build += ["--out", str(Path(folder) / "out")]
+        spec, out = Path(folder) / "one.yaml", Path(folder) / "out"
+        build = [sys.executable, "-m", "epcg_spec", "build", str(spec), "-q", "--out", str(out)]
         importing = [sys.executable, "-c", "import epcg_spec.cli.main"]
-        # as an installed package runs: its bytecode cached (this machine's environment sets
-        # PYTHONDONTWRITEBYTECODE, which makes every start compile the package's files)
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        run = {"cwd": ROOT, "env": env, "check": True, "capture_output": True}
-        subprocess.run(build, **run)  # fills the kernel and bytecode caches if they are cold
         rows = []
-        for _ in range(REPEATS):
+        for puzzles in [1] * (REPEATS + 1) + [PEER_PUZZLES] * PEER_ROUNDS:
+            spec.write_text(f"kind: sudoku\nname: cli\nseed: 1\ngenerate: {{puzzles: {puzzles}}}\n")
+            shutil.rmtree(out, ignore_errors=True)
             began = time.perf_counter()
             subprocess.run(importing, **run)
             imported = time.perf_counter() - began
             began = time.perf_counter()
             subprocess.run(build, **run)
             whole = time.perf_counter() - began
-            result = json.loads((Path(folder) / "out" / "result.json").read_text())
-            theirs = qqwing(1)[0] if QQWING else float("nan")
-            rows.append((whole, imported, result["compile_seconds"], theirs))
-    medians = (statistics.median(column) for column in zip(*rows, strict=True))
+            first = json.loads((out / "result.json").read_text())["compile_seconds"]
+            theirs = qqwing(puzzles)[0] if QQWING else float("nan")
+            rows.append((puzzles, whole, imported, first, theirs))
+    ones = [row[1:] for row in rows[1:] if row[0] == 1]  # the first run fills the caches
+    medians = (statistics.median(column) for column in zip(*ones, strict=True))
     whole, imported, first, theirs = medians
     print(
         f"`epcg-spec build` of one puzzle, warm kernel cache (median of {REPEATS}): "
         f"{whole * 1e3:.0f} ms: python and imports {imported * 1e3:.0f} ms, first puzzle "
         f"(kernels loaded) {first * 1e3:.0f} ms; `qqwing --generate 1` {theirs * 1e3:.1f} ms"
     )
+    for _, whole, _, _, theirs in (row for row in rows if row[0] == PEER_PUZZLES):
+        ours, peer_ = whole / PEER_PUZZLES, theirs / PEER_PUZZLES
+        print(
+            f"`epcg-spec build` of {PEER_PUZZLES} puzzles, start and files included: "
+            f"{ours * 1e3:.2f} ms a puzzle, QQWing {peer_ * 1e3:.2f} ms: ours {peer_ / ours:.2f}x"
+        )
 
 
 def main() -> int:
