@@ -17,9 +17,11 @@ from __future__ import annotations
 import ast
 import hashlib
 import importlib.util
+import json
 import keyword
 import sys
 from collections.abc import Iterable
+from contextlib import suppress
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -107,6 +109,7 @@ class _UserWide(_Fingerprinted, caching.UserWideCacheLocator):
 caching.CacheImpl._locator_classes[:0] = [_UserProvided, _InTree, _UserWide]
 
 
+@cache
 def _origin(module: str) -> Path | None:
     """The .py file of `module`, or None (a compiled or built-in module, or none at all)."""
     try:
@@ -118,7 +121,36 @@ def _origin(module: str) -> Path | None:
 
 
 def _imported(name: str, origin: Path, text: bytes) -> list[str]:
-    """The modules (and possible submodules) that a module's import statements name."""
+    """The modules (and possible submodules) that a module's import statements name.
+
+    Parsing every package module costs more than a warm start's other work (every kernel's
+    cache stamp walks the package's imports), so the answers are kept in the cache folder,
+    keyed by a hash of the module's name and text, and each text is parsed once."""
+    key = hashlib.sha256(f"{name}\0{origin.name}\0".encode() + text).hexdigest()
+    index = _import_index()
+    found = index.get(key)
+    if not (isinstance(found, list) and all(isinstance(m, str) for m in found)):
+        found = index[key] = _parse_imports(name, origin, text)
+        with suppress(OSError):  # a read-only cache folder: parse again next time
+            atomic_write(_import_index_path(), json.dumps(index, sort_keys=True))
+    return found
+
+
+def _import_index_path() -> Path:
+    return cache_dir() / "imports.json"
+
+
+@cache
+def _import_index() -> dict[str, list[str]]:
+    """The saved import lists (empty if none were saved or the file is unreadable)."""
+    try:
+        index = json.loads(_import_index_path().read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return index if isinstance(index, dict) else {}
+
+
+def _parse_imports(name: str, origin: Path, text: bytes) -> list[str]:
     package = name if origin.name == "__init__.py" else name.rpartition(".")[0]
     found = []
     for node in ast.walk(ast.parse(text)):
@@ -134,7 +166,7 @@ def _imported(name: str, origin: Path, text: bytes) -> list[str]:
 
 def _import_modules(imports: list[str]) -> list[str]:
     """The modules that import lines (`import X`, `from X import ...`) name."""
-    return _imported("__generated__", Path("generated.py"), "\n".join(imports).encode())
+    return _parse_imports("__generated__", Path("generated.py"), "\n".join(imports).encode())
 
 
 @cache

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shlex
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import cache, partial
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -207,9 +208,12 @@ def _items(
 ) -> list[dict[str, Any]]:
     view = KINDS[result["kind"]]
     present = sorted(p.name for p in source.folder.iterdir() if p.is_file())
+    files_of = cache(partial(_files_of, present=present))  # stems every item shares, once
+    folder = _relative(source.folder, home)  # the items' files are plain files in it
+    folder += "/" if folder else ""
     items = []
     for k, record in enumerate(records):
-        files = [name for stem in view.stems(k, record) for name in _files_of(stem, present)]
+        files = [name for stem in view.stems(k, record) for name in files_of(stem)]
         pictures = [n for n in files if n.endswith(PICTURES)]
         pictures.sort(key=lambda n: n.endswith("-solution.svg"))  # the puzzle first
         scores, tags = _scores(record)
@@ -218,8 +222,8 @@ def _items(
         item: dict[str, Any] = {
             "run": run,
             "label": _label(record, k),
-            "pics": [_relative(source.folder / n, home) for n in _preferred(pictures)],
-            "files": [_relative(source.folder / n, home) for n in files],
+            "pics": [folder + n for n in _preferred(pictures)],
+            "files": [folder + n for n in files],
             "scores": scores,
             "tags": tags,
             "cmd": _command(result, record, source, view),
@@ -234,9 +238,17 @@ def _items(
 
 
 def _files_of(stem: str, present: list[str]) -> list[str]:
-    """The files of one item: `stem.ext` and `stem-word...` (not `stem0`, another item's)."""
-    pattern = re.compile(re.escape(stem) + r"(\.[^/]+|-[^0-9][^/]*)$")
-    return [name for name in present if pattern.match(name)]
+    """The files of one item: `stem.ext` and `stem-word...` (not `stem0` or `stem-0`, other
+    items'). `present` is sorted, so only the names that begin with `stem` are looked at."""
+    found = []
+    for k in range(bisect_left(present, stem), len(present)):
+        name = present[k]
+        if not name.startswith(stem):
+            break
+        rest = name[len(stem) :]
+        if len(rest) > 1 and (rest[0] == "." or (rest[0] == "-" and rest[1] not in "0123456789")):
+            found.append(name)
+    return found
 
 
 def _preferred(pictures: list[str]) -> list[str]:

@@ -129,6 +129,27 @@ def test_numba_cache_of_package_kernels_follows_inlined_sources(tmp_path, monkey
         connector._package_fingerprint.cache_clear()
 
 
+def test_saved_import_lists_change_no_key_and_bad_ones_are_parsed_again(tmp_path, monkeypatch):
+    """The import lists kept in the cache folder give the key that parsing gives; an entry
+    that is not a list of names is parsed again, not trusted."""
+    monkeypatch.setenv("EPCG_CACHE_DIR", str(tmp_path))
+    imported = ["epcg_spec.spaces.combination"]
+    saved = tmp_path / "imports.json"
+    connector._import_index.cache_clear()
+    try:
+        parsed = connector.source_fingerprint(imported)
+        index = json.loads(saved.read_text())
+        assert index and all(isinstance(names, list) for names in index.values())
+        connector._import_index.cache_clear()
+        assert connector.source_fingerprint(imported) == parsed
+        saved.write_text(json.dumps(dict.fromkeys(index, 7)))
+        connector._import_index.cache_clear()
+        assert connector.source_fingerprint(imported) == parsed
+        assert json.loads(saved.read_text()) == index
+    finally:
+        connector._import_index.cache_clear()
+
+
 def test_a_name_that_is_not_an_identifier_stops_codegen():
     with pytest.raises(Exception, match="reached generated source unchecked") as caught:
         connector.identifier("q); import os; (")

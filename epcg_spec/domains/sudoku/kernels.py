@@ -1,7 +1,8 @@
-"""Numba kernels of Sudoku: load a puzzle into the state, test uniqueness, grade, dig holes.
+"""Numba kernels of Sudoku: solve and count on the shared back end, dig holes, grade.
 
-They run the shared back end (`search.propagate`, `search.backtrack`) by module-level name,
-so one generated puzzle is one compiled loop with no Python in between.
+Filling a grid and solving or counting a given puzzle run the shared back end
+(`search.propagate`, `search.backtrack`) by module-level name; digging and grading ask many
+small questions, which the bit-mask solver (`bitmask.py`) answers without its set-up cost.
 """
 
 from __future__ import annotations
@@ -13,13 +14,13 @@ from ...search.backtrack import SOLVED, search
 from ...search.propagate import (
     ALL_RULES,
     MRV,
-    RULE_HI,
+    RULE_LO,
     SOLUTIONS,
     begin_attempt,
     load_state,
-    propagate,
     restrict_to,
 )
+from . import bitmask
 
 NO_CAP = -1
 NAKED, HIDDEN, GUESS = 1, 2, 3
@@ -80,20 +81,14 @@ def solve_into(m, s, base, grid, seed, out):
 
 
 @njit(cache=True)
-def solved_by_rules(m, s, base, grid, rules):
-    """True if propagation alone (with `rules`) decides every cell: no guess is needed."""
-    if not place(m, s, base, grid) or not propagate(m, s, rules):
-        return False
-    return np.all(s.size == 1)
-
-
-@njit(cache=True)
-def dig(m, s, base, solution, order, partner, target, rules_needed, tried):
+def dig(b, solution, order, partner, target, rules_needed, tried):
     """Remove clues in `order` (with their partners) while the puzzle stays fit; return it.
 
     Fit means: exactly one solution (rules_needed == 0), or solved by those propagation
     rules alone (which implies one solution). A removal that fails is never retried:
     removing more clues can only add solutions, so it would fail again. `tried` counts checks.
+    The puzzle stays unique at every step, so removing one clue keeps it unique exactly when
+    no solution puts another digit in that cell: one search for one solution, not two.
     """
     grid = solution.copy()
     clues = grid.shape[0]
@@ -109,10 +104,12 @@ def dig(m, s, base, solution, order, partner, target, rules_needed, tried):
         grid[v] = -1
         grid[w] = -1
         tried[0] += 1
-        if rules_needed == 0:
-            fit = solutions_upto(m, s, base, grid, _plain(ALL_RULES), _plain(2)) == 1
+        if rules_needed != 0:
+            fit = bitmask.solved_by_singles(b, grid, (rules_needed & RULE_LO) != 0)
+        elif drop == 1:
+            fit = not bitmask.another_solution(b, grid, v, solution[v])
         else:
-            fit = solved_by_rules(m, s, base, grid, rules_needed)
+            fit = bitmask.solutions_upto(b, grid, 2) == 1
         if fit:
             clues -= drop
         else:
@@ -122,10 +119,10 @@ def dig(m, s, base, solution, order, partner, target, rules_needed, tried):
 
 
 @njit(cache=True)
-def grade(m, s, base, grid):
+def grade(b, grid):
     """1: naked singles suffice, 2: hidden singles too, 3: a guess is needed."""
-    if solved_by_rules(m, s, base, grid, _plain(RULE_HI)):
+    if bitmask.solved_by_singles(b, grid, False):
         return NAKED
-    if solved_by_rules(m, s, base, grid, _plain(ALL_RULES)):
+    if bitmask.solved_by_singles(b, grid, True):
         return HIDDEN
     return GUESS

@@ -14,7 +14,7 @@ from ...search import backtrack, driver
 from ...search.driver import checkpoint_key, count_bound
 from ...search.items import Item, ItemJob
 from ...search.propagate import ALL_RULES, RULE_HI, new_state
-from . import kernels
+from . import bitmask, kernels
 from .model import GRADE_NAMES, GRADES, SudokuSpec, grid_rows, grid_text
 from .network import sudoku_network, symmetric_partner
 from .render import pictures
@@ -63,7 +63,7 @@ class SudokuProblem:
         if self._ready is None:
             model = sudoku_network(self.spec.box)
             base = backtrack.prepare(model)
-            self._ready = (model, base, new_state(model))
+            self._ready = (model, base, new_state(model), bitmask.board(self.spec.box))
         return self._ready
 
     # ---- build ----
@@ -74,15 +74,15 @@ class SudokuProblem:
         return self._generate(ctx)
 
     def _solve(self, ctx: RunContext) -> RunOutput:
-        model, base, work = self._kernel_inputs()
+        model, base, work, board = self._kernel_inputs()
         spec = self.spec
         began = time.perf_counter()
         solution = np.zeros(len(spec.puzzle), dtype=np.int64)
         found = kernels.solve_into(model, work, base, spec.puzzle, ctx.seed, solution)
         if not found:
             raise BuildError(f"{spec.name}: the puzzle has no solution")
-        count = kernels.solutions_upto(model, work, base, spec.puzzle, ALL_RULES, 2)
-        grade = GRADE_NAMES[kernels.grade(model, work, base, spec.puzzle)]
+        count = bitmask.solutions_upto(board, spec.puzzle, 2)
+        grade = GRADE_NAMES[kernels.grade(board, spec.puzzle)]
         seconds = time.perf_counter() - began
         record = {
             "puzzle": grid_rows(spec.puzzle, spec.box),
@@ -100,11 +100,11 @@ class SudokuProblem:
 
     def job(self, name: str, args: dict, ctx: RunContext) -> ItemJob:
         """The driver's job ("puzzles": puzzle k from seed + k), here or on a worker."""
-        model, base, work = self._kernel_inputs()
+        inputs = self._kernel_inputs()
         spec = self.spec
 
         def make(k: int) -> Item:
-            record = self._one_puzzle(model, base, work, item_seed(ctx.seed, k))
+            record = self._one_puzzle(*inputs, item_seed(ctx.seed, k))
             files = {
                 f"puzzle-{k}.txt": record.pop("puzzle_text"),
                 f"solution-{k}.txt": record.pop("solution_text"),
@@ -138,7 +138,7 @@ class SudokuProblem:
             return dict.fromkeys(flags, why)
         return {}
 
-    def _one_puzzle(self, model, base, work, seed: int) -> dict:
+    def _one_puzzle(self, model, base, work, board, seed: int) -> dict:
         spec = self.spec
         options = spec.generate
         cells = spec.side * spec.side
@@ -154,10 +154,8 @@ class SudokuProblem:
             solution = np.zeros(cells, dtype=np.int64)
             kernels.solve_into(model, work, base, empty, attempt_seed, solution)
             order = rng.permutation(cells).astype(np.int64)
-            puzzle = kernels.dig(
-                model, work, base, solution, order, partner, options.clues, rules, tried
-            )
-            grade = kernels.grade(model, work, base, puzzle)
+            puzzle = kernels.dig(board, solution, order, partner, options.clues, rules, tried)
+            grade = kernels.grade(board, puzzle)
             if wanted in (0, grade):
                 break
         else:
@@ -165,7 +163,7 @@ class SudokuProblem:
                 f"{spec.name}: no puzzle of difficulty '{options.difficulty}' in "
                 f"{options.attempts} attempts; raise generate.attempts or choose another"
             )
-        if kernels.solutions_upto(model, work, base, puzzle, ALL_RULES, 2) != 1:
+        if bitmask.solutions_upto(board, puzzle, 2) != 1:
             raise BuildError(f"{spec.name}: internal check failed: the puzzle is not unique")
         return {
             "seed": seed,

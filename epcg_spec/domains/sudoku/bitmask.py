@@ -1,0 +1,224 @@
+"""A Sudoku solver on candidate bit masks, for the generator's many small questions.
+
+Digging one minimal 9 x 9 puzzle asks about 80 times "is it still unique?", and each answer
+from the general back end (`search.backtrack` over the propagate network) costs more in
+setting up its state than in searching. This solver keeps only what Sudoku needs: one
+candidate mask per cell, naked singles (a placed digit leaves its peers) and hidden singles
+(a digit with one place left in a unit goes there), and fewest-candidates choice with a stack
+of whole-grid copies. Both rules reach the same fixed point as the group propagators of
+`network.py`, so the answers (and every graded or dug puzzle) are the same.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from .network import units
+
+Board = namedtuple("Board", "units peers cell_units popcount cand done queue pick rest")
+# units[u, k]: cell k of unit u; peers[c, k]: the other cells of c's units; cell_units[c]:
+# c's row, column and box; popcount[m]: bits in m; the rest is work space, one row per depth
+# of the search: cand (candidates), done (a cell's single already removed from its peers),
+# queue (cells whose single waits to be removed), pick and rest (the cell a depth branches
+# on and the digits it has not tried yet)
+
+CELL = np.uint16  # unsigned index tables: numba adds no negative-index wraparound
+
+
+def board(box: int) -> Board:
+    """The tables and work space of a grid of side box * box."""
+    side = box * box
+    cells = side * side
+    unit_cells = np.array(units(box), dtype=CELL)
+    cell_units = np.zeros((cells, 3), dtype=CELL)
+    for u, members in enumerate(units(box)):
+        for cell in members:
+            cell_units[cell, u // side] = u
+    peers = np.array(
+        [sorted({p for u in cell_units[c] for p in unit_cells[u]} - {c}) for c in range(cells)],
+        dtype=CELL,
+    )
+    popcount = np.array([bin(m).count("1") for m in range(1 << side)], dtype=np.uint8)
+    return Board(
+        unit_cells,
+        peers,
+        cell_units,
+        popcount,
+        np.zeros((cells + 1, cells), dtype=np.uint32),
+        np.zeros((cells + 1, cells), dtype=np.uint8),
+        np.zeros(cells, dtype=CELL),
+        np.zeros(cells + 1, dtype=np.int64),
+        np.zeros(cells + 1, dtype=np.uint32),
+    )
+
+
+@njit(cache=True)
+def _settle(b, depth, tail, hidden):
+    """Apply naked singles (the `tail` cells queued) and, with `hidden`, hidden singles at
+    `depth` until neither changes a mask; False on a contradiction."""
+    cand, done, queue = b.cand[depth], b.done[depth], b.queue
+    side = b.units.shape[1]
+    full = np.uint32((1 << side) - 1)
+    head = 0
+    while True:
+        while head < tail:
+            c = queue[head]
+            head += 1
+            if done[c]:
+                continue
+            done[c] = 1
+            bit = cand[c]
+            for k in range(b.peers.shape[1]):
+                p = b.peers[c, k]
+                m = cand[p]
+                if m & bit:
+                    m &= ~bit
+                    if m == 0:
+                        return False
+                    cand[p] = m
+                    if m & (m - np.uint32(1)) == 0:
+                        queue[tail] = p
+                        tail += 1
+        if not hidden:
+            return True
+        for u in range(b.units.shape[0]):
+            once = np.uint32(0)
+            twice = np.uint32(0)
+            for k in range(side):
+                m = cand[b.units[u, k]]
+                twice |= once & m
+                once |= m
+            if once != full:
+                return False
+            single = once & ~twice
+            if single == 0:
+                continue
+            for k in range(side):
+                c = b.units[u, k]
+                m = cand[c] & single
+                if m != 0 and cand[c] != m:
+                    if m & (m - np.uint32(1)):
+                        return False
+                    cand[c] = m
+                    queue[tail] = c
+                    tail += 1
+        if head == tail:
+            return True
+
+
+@njit(cache=True)
+def _load(b, grid, hidden):
+    """Depth 0 = the clues of `grid` (-1 blank) and what the singles then decide; False if
+    they clash."""
+    side = b.units.shape[1]
+    cells = grid.shape[0]
+    used = np.zeros(b.units.shape[0], dtype=np.uint32)
+    cand, done = b.cand[0], b.done[0]
+    for c in range(cells):
+        if grid[c] >= 0:
+            bit = np.uint32(1) << np.uint32(grid[c])
+            for j in range(3):
+                u = b.cell_units[c, j]
+                if used[u] & bit:
+                    return False
+                used[u] |= bit
+    full = np.uint32((1 << side) - 1)
+    tail = 0
+    for c in range(cells):
+        if grid[c] >= 0:
+            cand[c] = np.uint32(1) << np.uint32(grid[c])
+            done[c] = 1
+        else:
+            u = b.cell_units[c]
+            m = full & ~(used[u[0]] | used[u[1]] | used[u[2]])
+            cand[c] = m
+            done[c] = 0
+            if m == 0:
+                return False
+            if m & (m - np.uint32(1)) == 0:
+                b.queue[tail] = c
+                tail += 1
+    return _settle(b, 0, tail, hidden)
+
+
+@njit(cache=True)
+def _count(b, limit):
+    """Solutions below depth 0 (already settled), counting at most `limit`."""
+    cells = b.cand.shape[1]
+    found = 0
+    depth = 0
+    while True:
+        cand = b.cand[depth]
+        pick, fewest = -1, 1 << 30
+        for c in range(cells):
+            n = b.popcount[cand[c]]
+            if 1 < n < fewest:
+                pick, fewest = c, n
+                if n == 2:
+                    break
+        if pick < 0:
+            found += 1
+            if found >= limit:
+                return found
+            b.rest[depth] = 0
+        else:
+            b.pick[depth] = pick
+            b.rest[depth] = cand[pick]
+        while True:  # the next digit to try, backing up from depths that have none left
+            while depth >= 0 and b.rest[depth] == 0:
+                depth -= 1
+            if depth < 0:
+                return found
+            rest = b.rest[depth]
+            bit = rest & (~rest + np.uint32(1))
+            b.rest[depth] = rest & ~bit
+            b.cand[depth + 1] = b.cand[depth]
+            b.done[depth + 1] = b.done[depth]
+            b.cand[depth + 1, b.pick[depth]] = bit
+            b.queue[0] = b.pick[depth]
+            if _settle(b, depth + 1, 1, True):
+                depth += 1
+                break
+
+
+@njit(cache=True)
+def solutions_upto(b, grid, limit):
+    """How many solutions `grid` (-1 = blank) has, counting at most `limit`."""
+    if not _load(b, grid, True):
+        return 0
+    return _count(b, limit)
+
+
+@njit(cache=True)
+def another_solution(b, grid, cell, digit):
+    """True if `grid` has a solution with `cell` (a blank) other than `digit`."""
+    if not _load(b, grid, True):
+        return False
+    cand = b.cand[0]
+    rest = cand[cell] & ~(np.uint32(1) << np.uint32(digit))
+    if rest == 0:
+        return False
+    if rest != cand[cell]:
+        cand[cell] = rest
+        tail = 0
+        if rest & (rest - np.uint32(1)) == 0:
+            b.queue[0] = cell
+            tail = 1
+        if not _settle(b, 0, tail, True):
+            return False
+    return _count(b, 1) > 0
+
+
+@njit(cache=True)
+def solved_by_singles(b, grid, hidden):
+    """True if naked singles (and, with `hidden`, hidden singles) decide every cell."""
+    if not _load(b, grid, hidden):
+        return False
+    cand = b.cand[0]
+    for c in range(cand.shape[0]):  # noqa: SIM110 (numba compiles no generators)
+        if cand[c] & (cand[c] - np.uint32(1)):
+            return False
+    return True
