@@ -256,7 +256,7 @@ class Network:
         edge_start, edge_dst, edge_rel, edge_rev = _edge_tables(n, self._edges)
         lengths = np.diff(rel_start, axis=1)
         count_type = _count_type(int(lengths.max()) if lengths.size else 0)
-        compat0 = lengths[edge_rel].astype(count_type) if len(edge_rel) else _empty2(nv)
+        compat0 = lengths.astype(count_type)[edge_rel] if len(edge_rel) else _empty2(nv)
         groups = _group_tables(n, nv, words, self._groups)
         passes = np.zeros((len(relations), words), dtype=np.uint64)
         path = np.zeros((1, words), dtype=np.uint64)
@@ -289,8 +289,18 @@ class Network:
 
 def _sorted_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Allowed pairs (a, b) in the order of a, then b, without repeats."""
-    keys = np.unique(np.asarray(a, dtype=np.int64) << 32 | np.asarray(b, dtype=np.int64))
+    keys = np.sort(np.asarray(a, dtype=np.int64) << 32 | np.asarray(b, dtype=np.int64))
+    keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))] if len(keys) else keys
     return keys >> 32, keys & 0xFFFFFFFF
+
+
+def _starts(keys: np.ndarray, count: int) -> np.ndarray:
+    """Where each key 0..count-1 begins in the sorted `keys`, and the end: CSR row starts."""
+    if len(keys) == 0:
+        return np.zeros(count + 1, dtype=np.int32)
+    starts = np.zeros(count + 1, dtype=np.int32)
+    np.cumsum(np.bincount(keys, minlength=count), out=starts[1:])
+    return starts
 
 
 def _nogood_tables(n: int, nv: int, batches) -> dict[str, np.ndarray]:
@@ -318,7 +328,7 @@ def _nogood_tables(n: int, nv: int, batches) -> dict[str, np.ndarray]:
         "ng_start": ng_start,
         "ng_var": ng_var,
         "ng_set": _bits(masks) if len(masks) else np.zeros((0, words), np.uint64),
-        "ng_watch_start": np.searchsorted(watch_key, np.arange(n * nv + 1)).astype(np.int32),
+        "ng_watch_start": _starts(watch_key, n * nv),
         "ng_watch": (keys & 0xFFFFFFFF).astype(np.int32),
     }
 
@@ -347,11 +357,11 @@ def _exclusive_tables(n: int, nv: int, groups) -> dict[str, np.ndarray]:
     return {
         "ex_start": np.concatenate([[0], np.cumsum(sizes)]).astype(np.int32),
         "ex_member": members.astype(np.int32),
-        "var_ex_start": np.searchsorted(members[order], np.arange(n + 1)).astype(np.int32),
+        "var_ex_start": _starts(members[order], n),
         "var_ex": owner[order].astype(np.int32),
         "ex_use_start": np.concatenate([[0], np.cumsum([len(u) for u in uses])]).astype(np.int32),
         "ex_use": flat.astype(np.int32),
-        "ex_user_start": np.searchsorted(flat[by_resource], np.arange(base + 1)).astype(np.int32),
+        "ex_user_start": _starts(flat[by_resource], base),
         "ex_user": holder[by_resource].astype(np.int32),
     }
 
@@ -397,7 +407,7 @@ def _edge_tables(n: int, parts) -> tuple[np.ndarray, ...]:
     position[order] = np.arange(len(order))
     rev = position[partner][order]
     src, dst, rel = src[order], dst[order], rel[order]
-    edge_start = np.searchsorted(src, np.arange(n + 1), side="left").astype(np.int32)
+    edge_start = _starts(src, n)
     return edge_start, dst.astype(INDEX), rel.astype(INDEX), rev.astype(INDEX)
 
 
@@ -408,7 +418,7 @@ def _group_tables(n: int, nv: int, words: int, groups) -> dict[str, np.ndarray]:
     members = np.concatenate([g[0] for g in groups]).astype(INDEX) if groups else np.zeros(0, INDEX)
     owner = np.repeat(np.arange(count, dtype=np.int32), sizes)
     order = np.argsort(members, kind="stable")
-    var_group_start = np.searchsorted(members[order], np.arange(n + 1), side="left")
+    var_group_start = _starts(members[order], n)
     group_set = np.zeros((count, words), dtype=np.uint64)
     for g, (_, mask, _, _) in enumerate(groups):
         group_set[g] = _bits(mask)
@@ -422,7 +432,7 @@ def _group_tables(n: int, nv: int, words: int, groups) -> dict[str, np.ndarray]:
              for a in np.flatnonzero(sets[g, :nv])]  # fmt: skip
     pairs.sort()
     flat = np.array([p[0] for p in pairs], dtype=np.int64)
-    vva_start = np.searchsorted(flat, np.arange(n * nv + 1), side="left")
+    vva_start = _starts(flat, n * nv)
     max_set = np.zeros(n, dtype=np.int32)
     if count:
         np.maximum.at(max_set, var_of, sets[group_of].sum(axis=1).astype(np.int32))
@@ -432,10 +442,10 @@ def _group_tables(n: int, nv: int, words: int, groups) -> dict[str, np.ndarray]:
         "group_set": group_set,
         "group_lo": np.array([g[2] for g in groups], dtype=np.int32),
         "group_hi": np.array([g[3] for g in groups], dtype=np.int32),
-        "var_group_start": var_group_start.astype(np.int32),
+        "var_group_start": var_group_start,
         "var_group": owner[order].astype(INDEX),
         "var_slot": ((np.arange(len(members)) - group_start[owner]) % 64)[order].astype(np.int32),
-        "vva_start": vva_start.astype(np.int32),
+        "vva_start": vva_start,
         "vva_member": np.array([p[1] for p in pairs], dtype=INDEX),
         "max_set": max_set,
     }
