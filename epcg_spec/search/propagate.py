@@ -824,18 +824,12 @@ def propagate(m, s, rules):
 
     A group is queued by the ban that changed its counters, and looked at before the next
     ban's neighbours: Sudoku's singles are found before the next cell is touched. A model of
-    support tables alone (plain Wave Function Collapse, `m.supports` filled) runs a copy of
-    the loop compiled without the group, nogood and exclusion code, which keeps no support
+    support tables alone (plain Wave Function Collapse, `m.supports` filled) runs
+    `_propagate_supports`, without the group, nogood and exclusion code and without support
     counts: a value next door loses its last support when no value it allows is left.
     """
     if len(m.supports) > 0:
-        return _propagate_loop(m, s, rules, True)
-    return _propagate_loop(m, s, rules, False)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _propagate_loop(m, s, rules, plain):
-    """The body of `propagate`; `plain` (a constant at each call) leaves out all but supports."""
+        return _propagate_supports(bans(m, s), m, s.scratch[1])
     b = bans(m, s)
     dom, size, compat, ctr = s.dom, s.size, s.compat, s.ctr
     trail_var, trail_val = s.trail_var, s.trail_val
@@ -848,7 +842,7 @@ def _propagate_loop(m, s, rules, plain):
     if ctr[FAILED] != 0:
         return False
     while True:
-        if not plain and ctr[GQLEN] > 0:
+        if ctr[GQLEN] > 0:
             g = _pop_group(ctr, s.gqueue, s.gflag)
             action = _group_action(g, rules, glo, ghi, s.g_poss, s.g_fix)
             if action < 0:
@@ -863,15 +857,6 @@ def _propagate_loop(m, s, rules, plain):
             return True
         v = trail_var[k]
         a = trail_val[k]
-        if plain:  # the bans of v that follow on the trail, at once
-            end = k + 1
-            while end < ctr[TRAIL_LEN] and trail_var[end] == v:
-                end += 1
-            ctr[QHEAD] = end
-            _lose_supports(b, m, s.scratch, v, k, end)
-            if ctr[FAILED] != 0:
-                return False
-            continue
         ctr[QHEAD] = k + 1
         # unsigned indices: numba adds no negative-index wraparound to the hottest loop
         for e in range(np.uint64(edge_start[v]), np.uint64(edge_start[v + 1])):
@@ -899,8 +884,31 @@ def _propagate_loop(m, s, rules, plain):
                 return False
 
 
+@njit(cache=True, _nrt=False)
+def _propagate_supports(b, m, allowed):
+    """`propagate` for a model of support tables alone (no support counts, see
+    `_lose_supports`). A kernel of its own rather than a second copy of the general loop in
+    `propagate`: half the code to compile. Each run of bans of one variable on the trail
+    is taken at once."""
+    ctr, trail_var = b.ctr, b.trail_var
+    if ctr[FAILED] != 0:
+        return False
+    while True:
+        first = ctr[QHEAD]
+        if first >= ctr[TRAIL_LEN]:
+            return True
+        v = trail_var[first]
+        end = first + 1
+        while end < ctr[TRAIL_LEN] and trail_var[end] == v:
+            end += 1
+        ctr[QHEAD] = end
+        _lose_supports(b, m, allowed, v, first, end)
+        if ctr[FAILED] != 0:
+            return False
+
+
 @njit(cache=True, _nrt=False, inline="always")
-def _lose_supports(b, m, scratch, v, first, end):
+def _lose_supports(b, m, allowed, v, first, end):
     """Trail entries first..end-1 banned values of v: drop what v no longer supports next door.
 
     Per edge, the cheaper of two ways: if v has no more values left than it lost, keep the
@@ -910,12 +918,12 @@ def _lose_supports(b, m, scratch, v, first, end):
     dom, supports, trail_val = b.dom, m.supports, b.trail_val
     nv = np.uint64(m.n_values)
     words = dom.shape[1]
-    allowed = scratch[1]
     revise = b.size[v] <= end - first
     for e in range(np.uint64(m.edge_start[v]), np.uint64(m.edge_start[v + 1])):
         j = m.edge_dst[e]
         rows = np.uint64(m.edge_rel[e]) * nv
-        allowed[:] = 0
+        for w in range(words):
+            allowed[w] = 0
         if revise:
             for w in range(words):
                 word = dom[v, w]
