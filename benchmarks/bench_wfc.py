@@ -7,7 +7,12 @@ Ours keeps the undecided cells in a heap refreshed only where propagation touche
 
 Cases: 48 x 48 overlapping (maze sample, N = 3, 104 patterns), 48 x 48 tiled (pipes, 12
 variants), 192 x 192 tiled (pipes). Run: python benchmarks/bench_wfc.py [--smoke]
-(smoke: tiled pipes at 16 x 16 only, two attempts; no second table)
+[--fast-wfc PATH] (smoke: tiled pipes at 16 x 16 only, two attempts; no second table)
+
+--fast-wfc PATH: fast-wfc's driver, built as docs/benchmarks.md says, run on the overlapping
+case in the same run, alternating with ours for three rounds: each round, the median time of
+10 attempts of each and the ratio. Last, the time to build each case's network: the first
+build (the first case's is the first in the process) and the median of 20 more.
 
 A second table sets square, hex and cube grids side by side (no reference runs hex or cube):
 the hex pipes of specs/wfc-hex-pipes.yaml on a periodic 48 x 48 map (18 variants) and the
@@ -21,8 +26,11 @@ decisions over all its attempts.
 
 from __future__ import annotations
 
+import argparse
 import math
+import os
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -42,11 +50,20 @@ from tests.oracles.wfc_oracle import plain_wfc  # noqa: E402
 
 SAMPLES = ROOT / "specs" / "wfc-samples" / "samples"
 CASES = [
-    ("48x48 overlapping, maze N=3", {"model": "overlapping", "sample": "maze.png", "N": 3}, 48, 1),
+    ("48x48 overlapping, maze N=3",
+     {"model": "overlapping", "sample": "maze.png", "N": 3, "symmetry": 8}, 48, 1),
     ("48x48 tiled, pipes", {"model": "tiled", "tileset": "pipes/data.xml"}, 48, 1),
     ("192x192 tiled, pipes", {"model": "tiled", "tileset": "pipes/data.xml"}, 192, 0),
-]
-SMOKE = "--smoke" in sys.argv[1:]
+]  # fmt: skip
+PARSER = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+PARSER.add_argument("--smoke", action="store_true", help="tiled pipes at 16 x 16 only")
+PARSER.add_argument("--fast-wfc", type=Path, metavar="PATH", help="fast-wfc's driver, built")
+ARGS = PARSER.parse_args() if __name__ == "__main__" else PARSER.parse_args([])
+SMOKE = ARGS.smoke
+if SMOKE and ARGS.fast_wfc is not None:
+    PARSER.error("--fast-wfc runs on the overlapping case, which --smoke leaves out")
+if ARGS.fast_wfc is not None and not os.access(ARGS.fast_wfc, os.X_OK):
+    PARSER.error(f"--fast-wfc {ARGS.fast_wfc}: no such program (docs/benchmarks.md builds it)")
 if SMOKE:  # the tiled 48 x 48 case only, at 16 x 16
     CASES = [("16x16 tiled, pipes", {"model": "tiled", "tileset": "pipes/data.xml"}, 16, 1)]
 ATTEMPTS = 2 if SMOKE else 10
@@ -201,11 +218,44 @@ def per_attempt(function, attempts: int) -> tuple[float, int]:
     return statistics.median(times), wins
 
 
+def fast_wfc(path: Path, fields: dict, size: int, attempts: int) -> float:
+    """Median seconds of one fast-wfc attempt (its `run`) on the same sample and settings."""
+    settings = [SAMPLES / fields["sample"], fields["N"], size, fields["symmetry"], attempts]
+    done = subprocess.run(
+        [str(path), *map(str, settings)], capture_output=True, text=True, check=True
+    )
+    return float(done.stdout.split("median_ms=")[1].split()[0]) / 1e3
+
+
+def against_fast_wfc(path: Path, model, base, fields: dict, size: int) -> None:
+    """Ours and fast-wfc alternating, three rounds: each round's medians and ratio."""
+    for round_ in range(3):
+        ours, _ = per_attempt(
+            lambda s, m=model, b=base: backtrack.solve(m, s, POLICY, b).status == "solved",
+            ATTEMPTS,
+        )
+        theirs = fast_wfc(path, fields, size, ATTEMPTS)
+        print(
+            f"  fast-wfc, round {round_ + 1}: ours {ours * 1e3:.1f}ms, fast-wfc "
+            f"{theirs * 1e3:.1f}ms: ours {theirs / ours:.2f}x faster"
+        )
+
+
+def build_times(run) -> tuple[float, float]:
+    """Seconds of the first network build in this process, and the median of 20 more."""
+    began = time.perf_counter()
+    build_network(run)
+    first = time.perf_counter() - began
+    return first, per_attempt(lambda _: build_network(run), 20)[0]
+
+
 def main() -> int:
     print(f"{'case':<30} {'ours':>10} {'numba scan':>11} {'plain Python':>13}  ours vs")
+    builds = []
     for label, fields, size, plain_attempts in CASES:
         run = load_run(fields, size)
         tables = run.tiled if run.tiled is not None else run.patterns
+        builds.append((label, *build_times(run)))
         model = build_network(run)
         base = backtrack.prepare(model)
         backtrack.solve(model, 0, POLICY, base)
@@ -228,6 +278,10 @@ def main() -> int:
             f"{plain * 1e3:>11.0f}ms  {ratios} faster "
             f"({our_wins}/{ATTEMPTS} attempts without contradiction)"
         )
+        if ARGS.fast_wfc is not None and fields["model"] == "overlapping":
+            against_fast_wfc(ARGS.fast_wfc, model, base, fields, size)
+    for label, first, warm in builds:
+        print(f"network build, {label}: {first * 1e3:.1f}ms (the first), then {warm * 1e3:.2f}ms")
     if not SMOKE:
         worlds()
     return 0

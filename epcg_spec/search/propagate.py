@@ -20,7 +20,8 @@ Building a network (Python, once per problem)::
 "each digit once per unit" is `lo=hi=1`, a tile count is any `lo..hi`. `passes[r]` (values
 at u that open the edge u -> v of relation r) makes connectivity follow exits, e.g. pipe ends;
 without it, adjacent path cells are joined. Relations are AC-4 support tables: each (variable,
-value, edge) keeps a count of supporting values at the edge's other end. A relation may be
+value, edge) keeps a count of supporting values at the edge's other end; a model of support
+tables alone keeps no counts but the supports as bit sets (`SUPPORT_WORDS`). A relation may be
 given as a dense table or, for large value sets with few allowed pairs (a room's position
 next to its parent's), as `net.relation(pairs=(a, b))`: only the allowed pairs are stored.
 
@@ -70,7 +71,7 @@ passing the Model and State tuples costs no reference counts; kernels that run p
 one `Bans` bundle (the two dozen arrays a ban reads or writes, from both tuples), never the
 whole Model and State; `ban`, `undo` and the group forcing are inlined into their callers,
 `propagate` is not; index tables are unsigned (`INDEX`); a model of support tables alone
-runs a copy of the propagation loop compiled without the group code. numba's disk cache of a
+runs a loop of its own, without the group code and without support counts. numba's disk cache of a
 function is keyed on its own file only: after editing this module, delete the cached files
 of modules that inline its kernels (backtrack.py, sudoku/kernels.py).
 """
@@ -108,6 +109,11 @@ N_COUNTERS = 13
 # negative-index wraparound to each access (and uint32 mixed with int64 stays an integer)
 INDEX = np.uint32
 
+# a model of support tables alone with at most this many words of values propagates with bit
+# sets of supports (a value loses its last support when no value of it is left next door)
+# instead of support counts: no counts to stream, copy or restore
+SUPPORT_WORDS = 16
+
 ENTROPY_NOISE = 1e-6
 MRV_NOISE = 0.5
 
@@ -115,9 +121,9 @@ Model = namedtuple(
     "Model",
     (
         "n_vars n_values n_words weights wlogw edge_start edge_dst edge_rel edge_rev rel_start "
-        "rel_val compat0 group_start group_member group_set group_lo group_hi var_group_start "
-        "var_group var_slot vva_start vva_member max_set init_dom conn_on conn_path "
-        "conn_pass "
+        "rel_val supports compat0 group_start group_member group_set group_lo group_hi "
+        "var_group_start var_group var_slot vva_start vva_member max_set init_dom conn_on "
+        "conn_path conn_pass "
         "ng_start ng_var ng_set ng_watch_start ng_watch ex_start ex_member var_ex_start var_ex "
         "ex_use_start ex_use ex_user_start ex_user"
     ),
@@ -256,7 +262,10 @@ class Network:
         edge_start, edge_dst, edge_rel, edge_rev = _edge_tables(n, self._edges)
         lengths = np.diff(rel_start, axis=1)
         count_type = _count_type(int(lengths.max()) if lengths.size else 0)
-        compat0 = lengths[edge_rel].astype(count_type) if len(edge_rel) else _empty2(nv)
+        plain = not (self._groups or self._nogoods or self._exclusive) and words <= SUPPORT_WORDS
+        supports = _support_bits(relations, nv) if plain else np.zeros((0, words), np.uint64)
+        counted = len(edge_rel) and not plain  # support counts: only the general loop keeps them
+        compat0 = lengths.astype(count_type)[edge_rel] if counted else _empty2(nv, count_type)
         groups = _group_tables(n, nv, words, self._groups)
         passes = np.zeros((len(relations), words), dtype=np.uint64)
         path = np.zeros((1, words), dtype=np.uint64)
@@ -276,6 +285,7 @@ class Network:
             edge_rev=edge_rev,
             rel_start=rel_start,
             rel_val=rel_val,
+            supports=supports,
             compat0=compat0,
             **groups,
             init_dom=_bits(self._domains),
@@ -289,8 +299,18 @@ class Network:
 
 def _sorted_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Allowed pairs (a, b) in the order of a, then b, without repeats."""
-    keys = np.unique(np.asarray(a, dtype=np.int64) << 32 | np.asarray(b, dtype=np.int64))
+    keys = np.sort(np.asarray(a, dtype=np.int64) << 32 | np.asarray(b, dtype=np.int64))
+    keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))] if len(keys) else keys
     return keys >> 32, keys & 0xFFFFFFFF
+
+
+def _starts(keys: np.ndarray, count: int) -> np.ndarray:
+    """Where each key 0..count-1 begins in the sorted `keys`, and the end: CSR row starts."""
+    if len(keys) == 0:
+        return np.zeros(count + 1, dtype=np.int32)
+    starts = np.zeros(count + 1, dtype=np.int32)
+    np.cumsum(np.bincount(keys, minlength=count), out=starts[1:])
+    return starts
 
 
 def _nogood_tables(n: int, nv: int, batches) -> dict[str, np.ndarray]:
@@ -318,7 +338,7 @@ def _nogood_tables(n: int, nv: int, batches) -> dict[str, np.ndarray]:
         "ng_start": ng_start,
         "ng_var": ng_var,
         "ng_set": _bits(masks) if len(masks) else np.zeros((0, words), np.uint64),
-        "ng_watch_start": np.searchsorted(watch_key, np.arange(n * nv + 1)).astype(np.int32),
+        "ng_watch_start": _starts(watch_key, n * nv),
         "ng_watch": (keys & 0xFFFFFFFF).astype(np.int32),
     }
 
@@ -347,11 +367,11 @@ def _exclusive_tables(n: int, nv: int, groups) -> dict[str, np.ndarray]:
     return {
         "ex_start": np.concatenate([[0], np.cumsum(sizes)]).astype(np.int32),
         "ex_member": members.astype(np.int32),
-        "var_ex_start": np.searchsorted(members[order], np.arange(n + 1)).astype(np.int32),
+        "var_ex_start": _starts(members[order], n),
         "var_ex": owner[order].astype(np.int32),
         "ex_use_start": np.concatenate([[0], np.cumsum([len(u) for u in uses])]).astype(np.int32),
         "ex_use": flat.astype(np.int32),
-        "ex_user_start": np.searchsorted(flat[by_resource], np.arange(base + 1)).astype(np.int32),
+        "ex_user_start": _starts(flat[by_resource], base),
         "ex_user": holder[by_resource].astype(np.int32),
     }
 
@@ -361,8 +381,16 @@ def _count_type(most: int) -> type:
     return np.uint8 if most < 2**8 else np.uint16 if most < 2**16 else np.int32
 
 
-def _empty2(nv: int) -> np.ndarray:
-    return np.zeros((0, nv), dtype=np.uint8)
+def _empty2(nv: int, dtype: type = np.uint8) -> np.ndarray:
+    return np.zeros((0, nv), dtype=dtype)
+
+
+def _support_bits(relations, nv: int) -> np.ndarray:
+    """Row r * nv + a: the values b with (a, b) in relation r, as bits."""
+    table = np.zeros((len(relations), nv, nv), dtype=bool)
+    for r, (a, b) in enumerate(relations):
+        table[r, a, b] = True
+    return _bits(table.reshape(-1, nv))
 
 
 def _bits(mask: np.ndarray) -> np.ndarray:
@@ -397,7 +425,7 @@ def _edge_tables(n: int, parts) -> tuple[np.ndarray, ...]:
     position[order] = np.arange(len(order))
     rev = position[partner][order]
     src, dst, rel = src[order], dst[order], rel[order]
-    edge_start = np.searchsorted(src, np.arange(n + 1), side="left").astype(np.int32)
+    edge_start = _starts(src, n)
     return edge_start, dst.astype(INDEX), rel.astype(INDEX), rev.astype(INDEX)
 
 
@@ -408,7 +436,7 @@ def _group_tables(n: int, nv: int, words: int, groups) -> dict[str, np.ndarray]:
     members = np.concatenate([g[0] for g in groups]).astype(INDEX) if groups else np.zeros(0, INDEX)
     owner = np.repeat(np.arange(count, dtype=np.int32), sizes)
     order = np.argsort(members, kind="stable")
-    var_group_start = np.searchsorted(members[order], np.arange(n + 1), side="left")
+    var_group_start = _starts(members[order], n)
     group_set = np.zeros((count, words), dtype=np.uint64)
     for g, (_, mask, _, _) in enumerate(groups):
         group_set[g] = _bits(mask)
@@ -422,7 +450,7 @@ def _group_tables(n: int, nv: int, words: int, groups) -> dict[str, np.ndarray]:
              for a in np.flatnonzero(sets[g, :nv])]  # fmt: skip
     pairs.sort()
     flat = np.array([p[0] for p in pairs], dtype=np.int64)
-    vva_start = np.searchsorted(flat, np.arange(n * nv + 1), side="left")
+    vva_start = _starts(flat, n * nv)
     max_set = np.zeros(n, dtype=np.int32)
     if count:
         np.maximum.at(max_set, var_of, sets[group_of].sum(axis=1).astype(np.int32))
@@ -432,10 +460,10 @@ def _group_tables(n: int, nv: int, words: int, groups) -> dict[str, np.ndarray]:
         "group_set": group_set,
         "group_lo": np.array([g[2] for g in groups], dtype=np.int32),
         "group_hi": np.array([g[3] for g in groups], dtype=np.int32),
-        "var_group_start": var_group_start.astype(np.int32),
+        "var_group_start": var_group_start,
         "var_group": owner[order].astype(INDEX),
         "var_slot": ((np.arange(len(members)) - group_start[owner]) % 64)[order].astype(np.int32),
-        "vva_start": vva_start.astype(np.int32),
+        "vva_start": vva_start,
         "vva_member": np.array([p[1] for p in pairs], dtype=INDEX),
         "max_set": max_set,
     }
@@ -470,7 +498,7 @@ def new_state(model: Model) -> State:
         ctr=np.zeros(N_COUNTERS, dtype=np.int64),
         m_in=np.zeros(len(model.var_group), dtype=np.int32),
         fixed=np.zeros(n, dtype=np.uint8),
-        scratch=np.zeros((1, words), dtype=np.uint64),
+        scratch=np.zeros((2, words), dtype=np.uint64),  # row 1: propagate's own
         gqueue=np.zeros(max(groups, 1), dtype=INDEX),
         gflag=np.zeros(max(groups, 1), dtype=np.uint8),
         g_mask=np.zeros(groups, dtype=np.uint64),
@@ -796,17 +824,12 @@ def propagate(m, s, rules):
 
     A group is queued by the ban that changed its counters, and looked at before the next
     ban's neighbours: Sudoku's singles are found before the next cell is touched. A model of
-    support tables alone (plain Wave Function Collapse) runs a copy of the loop compiled
-    without the group, nogood and exclusion code: fewer registers spilled per support.
+    support tables alone (plain Wave Function Collapse, `m.supports` filled) runs
+    `_propagate_supports`, without the group, nogood and exclusion code and without support
+    counts: a value next door loses its last support when no value it allows is left.
     """
-    if len(m.group_lo) == 0 and len(m.ng_start) == 1 and len(m.ex_start) == 1:
-        return _propagate_loop(m, s, rules, True)
-    return _propagate_loop(m, s, rules, False)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _propagate_loop(m, s, rules, plain):
-    """The body of `propagate`; `plain` (a constant at each call) leaves out all but supports."""
+    if len(m.supports) > 0:
+        return _propagate_supports(bans(m, s), m, s.scratch[1])
     b = bans(m, s)
     dom, size, compat, ctr = s.dom, s.size, s.compat, s.ctr
     trail_var, trail_val = s.trail_var, s.trail_val
@@ -819,7 +842,7 @@ def _propagate_loop(m, s, rules, plain):
     if ctr[FAILED] != 0:
         return False
     while True:
-        if not plain and ctr[GQLEN] > 0:
+        if ctr[GQLEN] > 0:
             g = _pop_group(ctr, s.gqueue, s.gflag)
             action = _group_action(g, rules, glo, ghi, s.g_poss, s.g_fix)
             if action < 0:
@@ -834,6 +857,7 @@ def _propagate_loop(m, s, rules, plain):
             return True
         v = trail_var[k]
         a = trail_val[k]
+        ctr[QHEAD] = k + 1
         # unsigned indices: numba adds no negative-index wraparound to the hottest loop
         for e in range(np.uint64(edge_start[v]), np.uint64(edge_start[v + 1])):
             j = edge_dst[e]
@@ -844,15 +868,9 @@ def _propagate_loop(m, s, rules, plain):
                 c = compat[rev, np.uint64(x)] - 1
                 compat[rev, np.uint64(x)] = c
                 if c == 0 and has(dom, j, x):
-                    if plain:
-                        _drop(b, j, x)
-                    else:
-                        _ban(b, j, x)
-        ctr[QHEAD] = k + 1
+                    _ban(b, j, x)
         if ctr[FAILED] != 0:
             return False
-        if plain:
-            continue
         if any_nogood:
             f = v * m.n_values + a
             for q in range(ng_watch_start[f], ng_watch_start[f + 1]):
@@ -866,6 +884,75 @@ def _propagate_loop(m, s, rules, plain):
                 return False
 
 
+@njit(cache=True, _nrt=False)
+def _propagate_supports(b, m, allowed):
+    """`propagate` for a model of support tables alone (no support counts, see
+    `_lose_supports`). A kernel of its own rather than a second copy of the general loop in
+    `propagate`: half the code to compile. Each run of bans of one variable on the trail
+    is taken at once."""
+    ctr, trail_var = b.ctr, b.trail_var
+    if ctr[FAILED] != 0:
+        return False
+    while True:
+        first = ctr[QHEAD]
+        if first >= ctr[TRAIL_LEN]:
+            return True
+        v = trail_var[first]
+        end = first + 1
+        while end < ctr[TRAIL_LEN] and trail_var[end] == v:
+            end += 1
+        ctr[QHEAD] = end
+        _lose_supports(b, m, allowed, v, first, end)
+        if ctr[FAILED] != 0:
+            return False
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _lose_supports(b, m, allowed, v, first, end):
+    """Trail entries first..end-1 banned values of v: drop what v no longer supports next door.
+
+    Per edge, the cheaper of two ways: if v has no more values left than it lost, keep the
+    values of j that some value left in v allows; else look only at the values of j that a
+    lost value allowed, and drop those that no value left in v allows.
+    """
+    dom, supports, trail_val = b.dom, m.supports, b.trail_val
+    nv = np.uint64(m.n_values)
+    words = dom.shape[1]
+    revise = b.size[v] <= end - first
+    for e in range(np.uint64(m.edge_start[v]), np.uint64(m.edge_start[v + 1])):
+        j = m.edge_dst[e]
+        rows = np.uint64(m.edge_rel[e]) * nv
+        for w in range(words):
+            allowed[w] = 0
+        if revise:
+            for w in range(words):
+                word = dom[v, w]
+                while word != np.uint64(0):
+                    row = rows + np.uint64(w * 64 + trailing_zeros(word))
+                    word &= word - np.uint64(1)
+                    for u in range(words):
+                        allowed[u] |= supports[row, u]
+            for w in range(words):
+                gone = dom[j, w] & ~allowed[w]
+                while gone != np.uint64(0):
+                    x = w * 64 + trailing_zeros(gone)
+                    gone &= gone - np.uint64(1)
+                    _drop(b, j, x)
+            continue
+        for t in range(first, end):
+            row = rows + np.uint64(trail_val[t])
+            for u in range(words):
+                allowed[u] |= supports[row, u]
+        back = np.uint64(m.edge_rel[m.edge_rev[e]]) * nv
+        for w in range(words):
+            maybe = dom[j, w] & allowed[w]
+            while maybe != np.uint64(0):
+                x = w * 64 + trailing_zeros(maybe)
+                maybe &= maybe - np.uint64(1)
+                if not meets(supports, back + np.uint64(x), dom, v):
+                    _drop(b, j, x)
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def undo(m, s, position):
     """Undo every ban after trail `position`, most recent first."""
@@ -874,10 +961,11 @@ def undo(m, s, position):
     edge_start, edge_rel, edge_rev = m.edge_start, m.edge_rel, m.edge_rev
     rel_start, rel_val = m.rel_start, m.rel_val
     qhead = ctr[QHEAD]
+    counted = len(m.supports) == 0  # support counts to restore (see `propagate`)
     for k in range(ctr[TRAIL_LEN] - 1, position - 1, -1):
         v = s.trail_var[k]
         a = s.trail_val[k]
-        if k < qhead:  # unsigned indices, as in `propagate`
+        if counted and k < qhead:  # unsigned indices, as in `propagate`
             for e in range(np.uint64(edge_start[v]), np.uint64(edge_start[v + 1])):
                 r = edge_rel[e]
                 rev = np.uint64(edge_rev[e])
@@ -1070,7 +1158,8 @@ def reset(m, s, rules):
     for v in range(n):  # values that no neighbour value supports at all
         for e in range(m.edge_start[v], m.edge_start[v + 1]):
             for a in range(nv):
-                if m.compat0[e, a] == 0 and has(s.dom, v, a):
+                r = m.edge_rel[e]
+                if m.rel_start[r, a + 1] == m.rel_start[r, a] and has(s.dom, v, a):
                     _ban(b, v, a)
     for g in range(len(m.group_lo)):  # every group's bounds get one look
         _push_group(b, g)

@@ -155,8 +155,10 @@ def test_support_counts_fit_the_largest_support_list(k, dtype):
     # "different" on k values: every value has k - 1 supports; k * (k - 1) ordered pairs
     net = Network(2, k)
     net.edges([0], [1], net.relation(~np.eye(k, dtype=bool)))
+    net.group([0, 1], [0], 0, 2)  # vacuous: the general loop, which counts supports
     model = net.compile()
     assert model.compat0.dtype == dtype
+    assert model.compat0.shape == (2, k) and len(model.supports) == 0
     assert backtrack.count(model) == (k * (k - 1), True)
 
 
@@ -182,3 +184,5 @@ def test_supports_only_and_general_propagation_agree():
         assert plain.backtracks > 0
         assert np.array_equal(plain.values, general.values)
         assert (plain.decisions, plain.backtracks) == (general.decisions, general.backtracks)
+    model = grid(False).compile()  # support bit sets, no counts
+    assert model.supports.shape == (4 * 6, 1) and model.compat0.shape == (0, 6)
