@@ -60,7 +60,7 @@ state and every kernel that changes it:
   bit set (`g_mask`), so forcing visits only those. Once a variable is down to one value,
   only the memberships of that value can gain a fixed member: 3 of a Sudoku cell's 27.
 
-Kernels from a domain may call these by module-level name (see sudoku/kernels.py): `reset`,
+Kernels from a domain may call these by module-level name (see sudoku/kernels.py):
 `load_state`, `restrict_to`, `ban`, `propagate`, `undo`, `begin_attempt`, and
 `backtrack.search`.
 
@@ -107,6 +107,10 @@ N_COUNTERS = 13
 # index tables the kernels read in their hot loops are unsigned: numba then adds no
 # negative-index wraparound to each access (and uint32 mixed with int64 stays an integer)
 INDEX = np.uint32
+
+# `keep` of `_ban_mask`: numpy booleans, so numba types them as bool, not as two literals
+# (a literal argument compiles one more copy of the kernel)
+KEEP, DROP = np.bool_(True), np.bool_(False)
 
 ENTROPY_NOISE = 1e-6
 MRV_NOISE = 0.5
@@ -643,7 +647,10 @@ def _unban(b, v, a):
 
 @njit(cache=True, _nrt=False)
 def _ban_mask(b, v, mask, keep):
-    """Ban the values of v inside `mask` (keep=False) or outside it (keep=True)."""
+    """Ban the values of v inside `mask` (keep=DROP) or outside it (keep=KEEP).
+
+    Every caller passes v as an int64 and `keep` as KEEP or DROP: one compiled copy.
+    """
     dom = b.dom
     for w in range(dom.shape[1]):
         word = dom[v, w] & (~mask[w] if keep else mask[w])
@@ -655,8 +662,8 @@ def _ban_mask(b, v, mask, keep):
 
 @njit(cache=True, _nrt=False, inline="always")
 def ban_mask(m, s, v, mask, keep):
-    """Ban the values of v inside `mask` (keep=False) or outside it (keep=True)."""
-    _ban_mask(bans(m, s), v, mask, keep)
+    """Ban the values of v inside `mask` (keep=DROP) or outside it (keep=KEEP)."""
+    _ban_mask(bans(m, s), np.int64(v), mask, keep)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -671,7 +678,7 @@ def restrict_to(m, s, v, a):
     keep = s.scratch
     keep[0, :] = 0
     keep[0, a >> 6] = np.uint64(1) << np.uint64(a & 63)
-    ban_mask(m, s, v, keep[0], True)
+    ban_mask(m, s, v, keep[0], KEEP)
 
 
 # ---------------------------------------------------------------- propagation
@@ -765,7 +772,7 @@ def _check_nogood(b, g, ng_start, ng_var, ng_set):
     if open_literal < 0:
         b.ctr[FAILED] = 1
         return
-    _ban_mask(b, ng_var[open_literal], ng_set[open_literal], False)
+    _ban_mask(b, np.int64(ng_var[open_literal]), ng_set[open_literal], DROP)
 
 
 @njit(cache=True, _nrt=False)
@@ -785,7 +792,7 @@ def _exclude(m, s, v):
         for k in range(m.ex_start[g], m.ex_start[g + 1]):
             u = m.ex_member[k]
             if u != v and meets(s.dom, u, mask, 0):
-                ban_mask(m, s, u, mask[0], False)
+                ban_mask(m, s, u, mask[0], DROP)
                 if s.ctr[FAILED] != 0:
                     return
 
@@ -1028,9 +1035,19 @@ def choose_value(rng, sumw, dom, weights, v):
     return last
 
 
+def reset(m: Model, s: State, rules: int) -> bool:
+    """Full domains, then the initial restrictions, propagated; False if contradictory.
+
+    Three kernels called from Python, not one: a kernel calling `propagate` holds one more
+    copy of it for LLVM to optimise on a cold start (docs/benchmarks.md, "Cold compile").
+    """
+    _initial_bans(m, s)
+    return _end_reset(m, s, propagate(m, s, rules))
+
+
 @njit(cache=True)
-def reset(m, s, rules):
-    """Full domains, then the initial restrictions, propagated; False if contradictory."""
+def _initial_bans(m, s):
+    """Full domains, then the initial restrictions banned and every group queued."""
     n, nv, words = m.n_vars, m.n_values, m.n_words
     full = np.zeros((1, words), dtype=np.uint64)
     for a in range(nv):
@@ -1066,7 +1083,7 @@ def reset(m, s, rules):
     s.gflag[:] = 0
     b = bans(m, s)
     for v in range(n):
-        _ban_mask(b, v, m.init_dom[v], True)
+        _ban_mask(b, v, m.init_dom[v], KEEP)
     for v in range(n):  # values that no neighbour value supports at all
         for e in range(m.edge_start[v], m.edge_start[v + 1]):
             for a in range(nv):
@@ -1074,13 +1091,18 @@ def reset(m, s, rules):
                     _ban(b, v, a)
     for g in range(len(m.group_lo)):  # every group's bounds get one look
         _push_group(b, g)
+    # (the index types `propagate` passes, so these calls share its compiled copies)
     for g in range(len(m.ng_start) - 1):  # nogoods that hold, or nearly, before any ban
-        _check_nogood(b, g, m.ng_start, m.ng_var, m.ng_set)
+        _check_nogood(b, np.int32(g), m.ng_start, m.ng_var, m.ng_set)
     for v in range(n):  # members decided before any ban (a single value)
         if m.var_ex_start[v] < m.var_ex_start[v + 1] and s.size[v] == 1 and s.fixed[v] == 0:
             s.fixed[v] = 1
-            _exclude(m, s, v)
-    ok = propagate(m, s, rules)
+            _exclude(m, s, INDEX(v))
+
+
+@njit(cache=True)
+def _end_reset(m, s, ok):
+    """After the initial propagation: the trail and queues emptied; False if contradictory."""
     _clear_groups(s.ctr, s.gqueue, s.gflag)
     s.ctr[TRAIL_LEN] = 0
     s.ctr[QHEAD] = 0
