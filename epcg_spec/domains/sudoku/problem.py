@@ -15,6 +15,7 @@ from ...search.driver import checkpoint_key, count_bound
 from ...search.items import Item, ItemJob
 from ...search.propagate import ALL_RULES, RULE_HI, new_state
 from . import kernels
+from .kernels import COUNT, DIG, GRADE, SOLVE
 from .model import GRADE_NAMES, GRADES, SudokuSpec, grid_rows, grid_text
 from .network import sudoku_network, symmetric_partner
 from .render import pictures
@@ -78,11 +79,11 @@ class SudokuProblem:
         spec = self.spec
         began = time.perf_counter()
         solution = np.zeros(len(spec.puzzle), dtype=np.int64)
-        found = kernels.solve_into(model, work, base, spec.puzzle, ctx.seed, solution)
+        found = kernels.call(SOLVE, model, work, base, spec.puzzle, seed=ctx.seed, out=solution)
         if not found:
             raise BuildError(f"{spec.name}: the puzzle has no solution")
-        count = kernels.solutions_upto(model, work, base, spec.puzzle, ALL_RULES, 2)
-        grade = GRADE_NAMES[kernels.grade(model, work, base, spec.puzzle)]
+        count = kernels.call(COUNT, model, work, base, spec.puzzle, target=2, rules=ALL_RULES)
+        grade = GRADE_NAMES[kernels.call(GRADE, model, work, base, spec.puzzle)]
         seconds = time.perf_counter() - began
         record = {
             "puzzle": grid_rows(spec.puzzle, spec.box),
@@ -152,12 +153,14 @@ class SudokuProblem:
             attempt_seed = backtrack.attempt_seed(seed, attempt)
             rng = numpy_stream(attempt_seed)
             solution = np.zeros(cells, dtype=np.int64)
-            kernels.solve_into(model, work, base, empty, attempt_seed, solution)
+            kernels.call(SOLVE, model, work, base, empty, seed=attempt_seed, out=solution)
             order = rng.permutation(cells).astype(np.int64)
-            puzzle = kernels.dig(
-                model, work, base, solution, order, partner, options.clues, rules, tried
-            )
-            grade = kernels.grade(model, work, base, puzzle)
+            puzzle = np.zeros(cells, dtype=np.int64)
+            kernels.call(
+                DIG, model, work, base, solution, out=puzzle, order=order, partner=partner,
+                target=options.clues, rules=rules, tried=tried,
+            )  # fmt: skip
+            grade = kernels.call(GRADE, model, work, base, puzzle)
             if wanted in (0, grade):
                 break
         else:
@@ -165,7 +168,7 @@ class SudokuProblem:
                 f"{spec.name}: no puzzle of difficulty '{options.difficulty}' in "
                 f"{options.attempts} attempts; raise generate.attempts or choose another"
             )
-        if kernels.solutions_upto(model, work, base, puzzle, ALL_RULES, 2) != 1:
+        if kernels.call(COUNT, model, work, base, puzzle, target=2, rules=ALL_RULES) != 1:
             raise BuildError(f"{spec.name}: internal check failed: the puzzle is not unique")
         return {
             "seed": seed,
