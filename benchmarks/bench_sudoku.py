@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from epcg_spec.core.context import RunContext  # noqa: E402
 from epcg_spec.domains.sudoku import kernels  # noqa: E402
+from epcg_spec.domains.sudoku.kernels import COUNT  # noqa: E402
 from epcg_spec.domains.sudoku.network import sudoku_network  # noqa: E402
 from epcg_spec.search import backtrack  # noqa: E402
 from epcg_spec.search.propagate import ALL_RULES, new_state  # noqa: E402
@@ -63,9 +64,11 @@ def uniqueness() -> None:
     for name in HARDEST:
         text = HARD[name]
         grid = np.array(parse(text), dtype=np.int64)
-        assert kernels.solutions_upto(model, work, base, grid, ALL_RULES, 2) == 1
+        assert kernels.call(COUNT, model, work, base, grid, target=2, rules=ALL_RULES) == 1
         assert count_solutions(list(grid), 3, 2) == 1
-        ours = best_of(lambda g=grid: kernels.solutions_upto(model, work, base, g, ALL_RULES, 2))
+        ours = best_of(
+            lambda g=grid: kernels.call(COUNT, model, work, base, g, target=2, rules=ALL_RULES)
+        )
         proofs_in_kernel(model, work, base, grid, 1)
         inner = best_of(lambda g=grid: proofs_in_kernel(model, work, base, g, IN_KERNEL))
         inner /= IN_KERNEL
