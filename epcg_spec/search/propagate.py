@@ -112,6 +112,10 @@ INDEX = np.uint32
 # (a literal argument compiles one more copy of the kernel)
 KEEP, DROP = np.bool_(True), np.bool_(False)
 
+# The decorator of a kernel that only other kernels call: no Python wrapper, whose unboxing
+# of the Model and State tuples is code LLVM would compile for each kernel on a cold start.
+inner = njit(cache=True, _nrt=False, no_cpython_wrapper=True)
+
 ENTROPY_NOISE = 1e-6
 MRV_NOISE = 0.5
 
@@ -511,7 +515,7 @@ def inside(a, i, b, j):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def _popcount(word):
     count = 0
     while word != np.uint64(0):
@@ -557,7 +561,7 @@ def _holding(b, v):
     return b.vgs[v], b.vgs[v + 1], False
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def _touch(b, v):
     """Add v to the variables whose heap key `settle` refreshes (a plain call, which LLVM
     inlines: numba's `inline="always"` re-types a body at every site it is inlined into)."""
@@ -645,7 +649,7 @@ def _unban(b, v, a):
     _touch(b, v)
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def _ban_mask(b, v, mask, keep):
     """Ban the values of v inside `mask` (keep=DROP) or outside it (keep=KEEP).
 
@@ -672,7 +676,7 @@ def ban(m, s, v, a):
     _ban(bans(m, s), v, a)
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def restrict_to(m, s, v, a):
     """Ban every value of v but a: one `ban_mask` call, not one `ban` per value."""
     keep = s.scratch
@@ -695,7 +699,7 @@ def _push_group(b, g):
         ctr[GQLEN] += 1
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def _pop_group(ctr, gqueue, gflag):
     g = gqueue[ctr[GQHEAD]]
     ctr[GQHEAD] = 0 if ctr[GQHEAD] + 1 == gqueue.shape[0] else ctr[GQHEAD] + 1
@@ -704,7 +708,7 @@ def _pop_group(ctr, gqueue, gflag):
     return g
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def _clear_groups(ctr, gqueue, gflag):
     """Empty the group queue (after a contradiction, its looks are moot)."""
     while ctr[GQLEN] > 0:
@@ -744,7 +748,7 @@ def _force_group(b, g, force_in, gstart, gmember):
                 _ban(b, u, w * 64 + c)
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def _group_action(g, rules, glo, ghi, g_poss, g_fix):
     """-1: group g is violated; 0: nothing to do; 1: force its values out; 2: force them in."""
     fix, poss = g_fix[g], g_poss[g]
@@ -757,7 +761,7 @@ def _group_action(g, rules, glo, ghi, g_poss, g_fix):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def _check_nogood(b, g, ng_start, ng_var, ng_set):
     """Nogood g: fail if all its literals hold, ban the last one's set if all others do."""
     open_literal = -1
@@ -775,7 +779,7 @@ def _check_nogood(b, g, ng_start, ng_var, ng_set):
     _ban_mask(b, np.int64(ng_var[open_literal]), ng_set[open_literal], DROP)
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def _exclude(m, s, v):
     """v is decided: ban every value sharing a resource with its value from v's co-members."""
     a = first_value(s.dom, v)
@@ -941,7 +945,7 @@ def connectivity_ok(m, s):
 # ---------------------------------------------------------------- the choice heap
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def heap_key(v, heuristic, sumw, sumwlw, size, noise):
     if heuristic == ENTROPY:
         total = sumw[v]
@@ -951,14 +955,14 @@ def heap_key(v, heuristic, sumw, sumwlw, size, noise):
     return float(v)
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def _swap(heap, hpos, i, j):
     a, b = heap[i], heap[j]
     heap[i], heap[j] = b, a
     hpos[b], hpos[a] = i, j
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def _sift_up(heap, hpos, hkey, i):
     while i > 0:
         parent = (i - 1) >> 1
@@ -969,7 +973,7 @@ def _sift_up(heap, hpos, hkey, i):
             break
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def _sift_down(heap, hpos, hkey, n, i):
     while True:
         left = 2 * i + 1
@@ -1018,7 +1022,7 @@ def settle(heap, hpos, hkey, ctr, sumw, sumwlw, size, noise, touched, tflag, heu
 # ---------------------------------------------------------------- choices and setup
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def choose_value(rng, sumw, dom, weights, v):
     """A value of v drawn by weight."""
     target = next_unit(rng) * sumw[v]
