@@ -653,7 +653,8 @@ def _unban(b, v, a):
 def _ban_mask(b, v, mask, keep):
     """Ban the values of v inside `mask` (keep=DROP) or outside it (keep=KEEP).
 
-    Every caller passes v as an int64 and `keep` as KEEP or DROP: one compiled copy.
+    Every caller passes v as an INDEX (unsigned: no negative-index wraparound in the bans
+    it inlines) and `keep` as KEEP or DROP: one compiled copy.
     """
     dom = b.dom
     for w in range(dom.shape[1]):
@@ -667,7 +668,7 @@ def _ban_mask(b, v, mask, keep):
 @njit(cache=True, _nrt=False, inline="always")
 def ban_mask(m, s, v, mask, keep):
     """Ban the values of v inside `mask` (keep=DROP) or outside it (keep=KEEP)."""
-    _ban_mask(bans(m, s), np.int64(v), mask, keep)
+    _ban_mask(bans(m, s), INDEX(v), mask, keep)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -776,7 +777,7 @@ def _check_nogood(b, g, ng_start, ng_var, ng_set):
     if open_literal < 0:
         b.ctr[FAILED] = 1
         return
-    _ban_mask(b, np.int64(ng_var[open_literal]), ng_set[open_literal], DROP)
+    _ban_mask(b, INDEX(ng_var[open_literal]), ng_set[open_literal], DROP)
 
 
 @inner
@@ -1087,7 +1088,7 @@ def _initial_bans(m, s):
     s.gflag[:] = 0
     b = bans(m, s)
     for v in range(n):
-        _ban_mask(b, v, m.init_dom[v], KEEP)
+        _ban_mask(b, INDEX(v), m.init_dom[v], KEEP)
     for v in range(n):  # values that no neighbour value supports at all
         for e in range(m.edge_start[v], m.edge_start[v + 1]):
             for a in range(nv):
