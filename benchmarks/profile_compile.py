@@ -78,7 +78,11 @@ def main() -> None:
             first = rows[0][1]
             print(f"  {name}: {len(rows)} copies, {sum(r[0] for r in rows):.2f} s")
             for own, types in rows[1:]:
-                differ = [f"#{i} {t[:60]}" for i, t in enumerate(types) if t != first[i]]
+                differ = [
+                    f"#{i} {t[:60]}"
+                    for i, t in enumerate(types)
+                    if i >= len(first) or t != first[i]
+                ]
                 print(f"    {own:.2f} s: {', '.join(differ)}")
 
 
