@@ -86,6 +86,9 @@ STATUS_NAMES = {
     LIMIT: "limit",
 }
 CHUNK = 4096
+# "no cap on backtracks" as a numpy integer: numba types it int64, as the cap the Python side
+# passes, so `_backtrack` compiles once (a literal -1 would compile it once more)
+NO_CAP = np.int64(-1)
 SEED_MASK = (1 << 63) - 1  # seeds travel as int64
 
 
@@ -124,7 +127,7 @@ def search(m, s, heuristic, rules, max_backtracks, count_limit, budget, conn_eve
                         return SOLVED
                     if s.ctr[SOLUTIONS] >= count_limit:
                         return LIMIT
-                    if not _backtrack(m, s, -1):
+                    if not _backtrack(m, s, NO_CAP):
                         return EXHAUSTED
                     continue
                 ok = False

@@ -61,7 +61,7 @@ state and every kernel that changes it:
   bit set (`g_mask`), so forcing visits only those. Once a variable is down to one value,
   only the memberships of that value can gain a fixed member: 3 of a Sudoku cell's 27.
 
-Kernels from a domain may call these by module-level name (see sudoku/kernels.py): `reset`,
+Kernels from a domain may call these by module-level name (see sudoku/kernels.py):
 `load_state`, `restrict_to`, `ban`, `propagate`, `undo`, `begin_attempt`, and
 `backtrack.search`.
 
@@ -113,6 +113,14 @@ INDEX = np.uint32
 # sets of supports (a value loses its last support when no value of it is left next door)
 # instead of support counts: no counts to stream, copy or restore
 SUPPORT_WORDS = 16
+
+# `keep` of `_ban_mask`: numpy booleans, so numba types them as bool, not as two literals
+# (a literal argument compiles one more copy of the kernel)
+KEEP, DROP = np.bool_(True), np.bool_(False)
+
+# The decorator of a kernel that only other kernels call: no Python wrapper, whose unboxing
+# of the Model and State tuples is code LLVM would compile for each kernel on a cold start.
+inner = njit(cache=True, _nrt=False, no_cpython_wrapper=True)
 
 ENTROPY_NOISE = 1e-6
 MRV_NOISE = 0.5
@@ -535,7 +543,7 @@ def inside(a, i, b, j):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def _popcount(word):
     count = 0
     while word != np.uint64(0):
@@ -581,7 +589,7 @@ def _holding(b, v):
     return b.vgs[v], b.vgs[v + 1], False
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def _touch(b, v):
     """Add v to the variables whose heap key `settle` refreshes (a plain call, which LLVM
     inlines: numba's `inline="always"` re-types a body at every site it is inlined into)."""
@@ -669,9 +677,13 @@ def _unban(b, v, a):
     _touch(b, v)
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def _ban_mask(b, v, mask, keep):
-    """Ban the values of v inside `mask` (keep=False) or outside it (keep=True)."""
+    """Ban the values of v inside `mask` (keep=DROP) or outside it (keep=KEEP).
+
+    Every caller passes v as an INDEX (unsigned: no negative-index wraparound in the bans
+    it inlines) and `keep` as KEEP or DROP: one compiled copy.
+    """
     dom = b.dom
     for w in range(dom.shape[1]):
         word = dom[v, w] & (~mask[w] if keep else mask[w])
@@ -683,8 +695,8 @@ def _ban_mask(b, v, mask, keep):
 
 @njit(cache=True, _nrt=False, inline="always")
 def ban_mask(m, s, v, mask, keep):
-    """Ban the values of v inside `mask` (keep=False) or outside it (keep=True)."""
-    _ban_mask(bans(m, s), v, mask, keep)
+    """Ban the values of v inside `mask` (keep=DROP) or outside it (keep=KEEP)."""
+    _ban_mask(bans(m, s), INDEX(v), mask, keep)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -693,13 +705,13 @@ def ban(m, s, v, a):
     _ban(bans(m, s), v, a)
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def restrict_to(m, s, v, a):
     """Ban every value of v but a: one `ban_mask` call, not one `ban` per value."""
     keep = s.scratch
     keep[0, :] = 0
     keep[0, a >> 6] = np.uint64(1) << np.uint64(a & 63)
-    ban_mask(m, s, v, keep[0], True)
+    ban_mask(m, s, v, keep[0], KEEP)
 
 
 # ---------------------------------------------------------------- propagation
@@ -716,7 +728,7 @@ def _push_group(b, g):
         ctr[GQLEN] += 1
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def _pop_group(ctr, gqueue, gflag):
     g = gqueue[ctr[GQHEAD]]
     ctr[GQHEAD] = 0 if ctr[GQHEAD] + 1 == gqueue.shape[0] else ctr[GQHEAD] + 1
@@ -725,7 +737,7 @@ def _pop_group(ctr, gqueue, gflag):
     return g
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def _clear_groups(ctr, gqueue, gflag):
     """Empty the group queue (after a contradiction, its looks are moot)."""
     while ctr[GQLEN] > 0:
@@ -765,7 +777,7 @@ def _force_group(b, g, force_in, gstart, gmember):
                 _ban(b, u, w * 64 + c)
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def _group_action(g, rules, glo, ghi, g_poss, g_fix):
     """-1: group g is violated; 0: nothing to do; 1: force its values out; 2: force them in."""
     fix, poss = g_fix[g], g_poss[g]
@@ -778,7 +790,7 @@ def _group_action(g, rules, glo, ghi, g_poss, g_fix):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def _check_nogood(b, g, ng_start, ng_var, ng_set):
     """Nogood g: fail if all its literals hold, ban the last one's set if all others do."""
     open_literal = -1
@@ -793,10 +805,10 @@ def _check_nogood(b, g, ng_start, ng_var, ng_set):
     if open_literal < 0:
         b.ctr[FAILED] = 1
         return
-    _ban_mask(b, ng_var[open_literal], ng_set[open_literal], False)
+    _ban_mask(b, INDEX(ng_var[open_literal]), ng_set[open_literal], DROP)
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def _exclude(m, s, v):
     """v is decided: ban every value sharing a resource with its value from v's co-members."""
     a = first_value(s.dom, v)
@@ -813,7 +825,7 @@ def _exclude(m, s, v):
         for k in range(m.ex_start[g], m.ex_start[g + 1]):
             u = m.ex_member[k]
             if u != v and meets(s.dom, u, mask, 0):
-                ban_mask(m, s, u, mask[0], False)
+                ban_mask(m, s, u, mask[0], DROP)
                 if s.ctr[FAILED] != 0:
                     return
 
@@ -884,7 +896,7 @@ def propagate(m, s, rules):
                 return False
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def _propagate_supports(b, m, allowed):
     """`propagate` for a model of support tables alone (no support counts, see
     `_lose_supports`). A kernel of its own rather than a second copy of the general loop in
@@ -1022,7 +1034,7 @@ def connectivity_ok(m, s):
 # ---------------------------------------------------------------- the choice heap
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def heap_key(v, heuristic, sumw, sumwlw, size, noise):
     if heuristic == ENTROPY:
         total = sumw[v]
@@ -1032,14 +1044,14 @@ def heap_key(v, heuristic, sumw, sumwlw, size, noise):
     return float(v)
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def _swap(heap, hpos, i, j):
     a, b = heap[i], heap[j]
     heap[i], heap[j] = b, a
     hpos[b], hpos[a] = i, j
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def _sift_up(heap, hpos, hkey, i):
     while i > 0:
         parent = (i - 1) >> 1
@@ -1050,7 +1062,7 @@ def _sift_up(heap, hpos, hkey, i):
             break
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def _sift_down(heap, hpos, hkey, n, i):
     while True:
         left = 2 * i + 1
@@ -1099,7 +1111,7 @@ def settle(heap, hpos, hkey, ctr, sumw, sumwlw, size, noise, touched, tflag, heu
 # ---------------------------------------------------------------- choices and setup
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def choose_value(rng, sumw, dom, weights, v):
     """A value of v drawn by weight."""
     target = next_unit(rng) * sumw[v]
@@ -1116,9 +1128,19 @@ def choose_value(rng, sumw, dom, weights, v):
     return last
 
 
+def reset(m: Model, s: State, rules: int) -> bool:
+    """Full domains, then the initial restrictions, propagated; False if contradictory.
+
+    Three kernels called from Python, not one: a kernel calling `propagate` holds one more
+    copy of it for LLVM to optimise on a cold start (docs/benchmarks.md, "Cold compile").
+    """
+    _initial_bans(m, s)
+    return _end_reset(m, s, propagate(m, s, rules))
+
+
 @njit(cache=True)
-def reset(m, s, rules):
-    """Full domains, then the initial restrictions, propagated; False if contradictory."""
+def _initial_bans(m, s):
+    """Full domains, then the initial restrictions banned and every group queued."""
     n, nv, words = m.n_vars, m.n_values, m.n_words
     full = np.zeros((1, words), dtype=np.uint64)
     for a in range(nv):
@@ -1154,7 +1176,7 @@ def reset(m, s, rules):
     s.gflag[:] = 0
     b = bans(m, s)
     for v in range(n):
-        _ban_mask(b, v, m.init_dom[v], True)
+        _ban_mask(b, INDEX(v), m.init_dom[v], KEEP)
     for v in range(n):  # values that no neighbour value supports at all
         for e in range(m.edge_start[v], m.edge_start[v + 1]):
             for a in range(nv):
@@ -1163,13 +1185,18 @@ def reset(m, s, rules):
                     _ban(b, v, a)
     for g in range(len(m.group_lo)):  # every group's bounds get one look
         _push_group(b, g)
+    # (the index types `propagate` passes, so these calls share its compiled copies)
     for g in range(len(m.ng_start) - 1):  # nogoods that hold, or nearly, before any ban
-        _check_nogood(b, g, m.ng_start, m.ng_var, m.ng_set)
+        _check_nogood(b, np.int32(g), m.ng_start, m.ng_var, m.ng_set)
     for v in range(n):  # members decided before any ban (a single value)
         if m.var_ex_start[v] < m.var_ex_start[v + 1] and s.size[v] == 1 and s.fixed[v] == 0:
             s.fixed[v] = 1
-            _exclude(m, s, v)
-    ok = propagate(m, s, rules)
+            _exclude(m, s, INDEX(v))
+
+
+@njit(cache=True)
+def _end_reset(m, s, ok):
+    """After the initial propagation: the trail and queues emptied; False if contradictory."""
     _clear_groups(s.ctr, s.gqueue, s.gflag)
     s.ctr[TRAIL_LEN] = 0
     s.ctr[QHEAD] = 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...search.backtrack import SOLVED, search
+from ...search.backtrack import NO_CAP, SOLVED, search
 from ...search.propagate import (
     ALL_RULES,
     MRV,
@@ -22,7 +22,6 @@ from ...search.propagate import (
 )
 from . import bitmask
 
-NO_CAP = -1
 NAKED, HIDDEN, GUESS = 1, 2, 3
 
 
@@ -37,7 +36,7 @@ def _plain(x):
 def _search(m, s, rules, count_limit):
     """The back end's search with fewest-candidates choice, no backtrack cap, no budget
     (constants every call shares: as literals they compile once and fold into the loop)."""
-    return search(m, s, MRV, rules, NO_CAP, count_limit, -1, 1)
+    return search(m, s, MRV, rules, NO_CAP, count_limit, -1, 1)  # NO_CAP: typed as search's own
 
 
 @njit(cache=True)
@@ -48,7 +47,7 @@ def place(m, s, base, grid):
         if grid[v] >= 0:
             if s.size[v] == 0 or (s.dom[v, 0] >> np.uint64(grid[v])) & np.uint64(1) == 0:
                 return False
-            restrict_to(m, s, v, grid[v])
+            restrict_to(m, s, np.int32(v), grid[v])  # v typed as `search` passes it
     return True
 
 
