@@ -8,6 +8,7 @@ compile it once, and the cache then serves every later test of that kind whereve
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import pytest
 
@@ -19,6 +20,9 @@ WORDS = re.compile(
 SPACE_WORDS = {"queens", "golomb", "magic", "langford", "costas"}
 # folders whose tests share a module fixture across kinds: kept whole on one worker
 WHOLE = ("tests/cluster/",)
+# groups heaviest first (seconds of test time in a cold run, mostly compiling), so the work
+# handed out last is small and the workers finish together; module groups follow, largest first
+HEAVY_FIRST = ("witness", "fling", "space", "wfc", "tracery", "sudoku", "tests-cluster", "ppg")
 
 
 def kind_group(nodeid: str) -> str:
@@ -39,5 +43,16 @@ def kind_group(nodeid: str) -> str:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test with its group, and order the groups for `--no-loadscope-reorder`."""
+    groups = {item.nodeid: kind_group(item.nodeid) for item in items}
+    sizes = Counter(groups.values())
+
+    def weight(item: pytest.Item) -> tuple[int, int]:
+        group = groups[item.nodeid]
+        if group in HEAVY_FIRST:
+            return 0, HEAVY_FIRST.index(group)
+        return 1, -sizes[group]
+
+    items.sort(key=weight)
     for item in items:
-        item.add_marker(pytest.mark.xdist_group(kind_group(item.nodeid)))
+        item.add_marker(pytest.mark.xdist_group(groups[item.nodeid]))
