@@ -65,6 +65,7 @@ def source_fingerprint(modules: Iterable[str]) -> str:
         digest.update(name.encode() + b"\0" + text + b"\0")
         if name == PACKAGE or name.startswith(PACKAGE + "."):
             todo += [m for m in _imported(name, origin, text) if m.split(".")[0] == PACKAGE]
+    _save_import_index()
     return digest.hexdigest()[:16]
 
 
@@ -131,9 +132,19 @@ def _imported(name: str, origin: Path, text: bytes) -> list[str]:
     found = index.get(key)
     if not (isinstance(found, list) and all(isinstance(m, str) for m in found)):
         found = index[key] = _parse_imports(name, origin, text)
-        with suppress(OSError):  # a read-only cache folder: parse again next time
-            atomic_write(_import_index_path(), json.dumps(index, sort_keys=True))
+        _UNSAVED.add(key)
     return found
+
+
+_UNSAVED: set[str] = set()  # keys of import lists parsed since the index was last saved
+
+
+def _save_import_index() -> None:
+    """Write the index once after a walk that parsed something (not once per module)."""
+    if _UNSAVED:
+        with suppress(OSError):  # a read-only cache folder: parse again next time
+            atomic_write(_import_index_path(), json.dumps(_import_index(), sort_keys=True))
+        _UNSAVED.clear()
 
 
 def _import_index_path() -> Path:
