@@ -112,12 +112,13 @@ def _settle(b, depth, tail, hidden):
             for k in range(side):
                 c = b.units[u, k]
                 m = cand[c] & single
-                if m & (m - np.uint32(1)):  # the only place of two digits
-                    return False
-                if m != 0 and cand[c] != m:
-                    cand[c] = m
-                    queue[tail] = c
-                    tail += 1
+                if m != 0:
+                    if m & (m - np.uint32(1)):  # the only place of two digits
+                        return False
+                    if cand[c] != m:
+                        cand[c] = m
+                        queue[tail] = c
+                        tail += 1
         if head == tail:
             return True
 
@@ -193,7 +194,7 @@ def _count(b, limit):
                 break
 
 
-@inner
+@njit(cache=True, no_cpython_wrapper=True, inline="always")
 def _guess(b, depth, cell, bit):
     """Depth + 1 = `depth` with `cell` set to the digit `bit`, settled; False on a
     contradiction. (Rows copied in a loop: a whole-row assignment would compile numba's
@@ -201,6 +202,7 @@ def _guess(b, depth, cell, bit):
     cand, done = b.cand[depth + 1], b.done[depth + 1]
     for c in range(cand.shape[0]):
         cand[c] = b.cand[depth, c]
+    for c in range(done.shape[0]):
         done[c] = b.done[depth, c]
     cand[cell] = bit
     b.queue[0] = cell
