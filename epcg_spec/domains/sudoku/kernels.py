@@ -1,8 +1,9 @@
-"""Numba kernels of Sudoku: solve and count on the shared back end, dig holes, grade.
+"""Numba kernels of Sudoku: make a puzzle, solve a given one, and the back end's proof.
 
-Filling a grid and solving or counting a given puzzle run the shared back end
-(`search.propagate`, `search.backtrack`) by module-level name; digging and grading ask many
-small questions, which the bit-mask solver (`bitmask.py`) answers without its set-up cost.
+A build calls one kernel: `make_puzzle` (fill a grid, dig holes, grade) or `solve`, each on
+the bit-mask solver (`bitmask.py`), so a cold build compiles one module and none of the
+propagate back end (docs/benchmarks.md, "Cold compile"). `solutions_upto` runs the shared
+back end (`search.propagate`, `search.backtrack`) for the benchmarks that compare the two.
 """
 
 from __future__ import annotations
@@ -10,9 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...search.backtrack import NO_CAP, SOLVED, search
+from ...search.backtrack import NO_CAP, search
 from ...search.propagate import (
-    ALL_RULES,
     MRV,
     RULE_LO,
     SOLUTIONS,
@@ -21,8 +21,10 @@ from ...search.propagate import (
     restrict_to,
 )
 from . import bitmask
+from .bitmask import NAKED_ONLY, WITH_HIDDEN, inner
 
 NAKED, HIDDEN, GUESS = 1, 2, 3
+TWO = np.int64(2)  # the uniqueness limit, typed int64 as Python's calls pass it
 
 
 @njit(cache=True)
@@ -30,13 +32,6 @@ def _plain(x):
     """x as a run-time int64: a literal constant argument would compile `search` once more
     (returning `x` itself keeps numba's literal type, and with it one more compile)."""
     return np.int64(x)
-
-
-@njit(cache=True)
-def _search(m, s, rules, count_limit):
-    """The back end's search with fewest-candidates choice, no backtrack cap, no budget
-    (constants every call shares: as literals they compile once and fold into the loop)."""
-    return search(m, s, MRV, rules, NO_CAP, count_limit, -1, 1)  # NO_CAP: typed as search's own
 
 
 @njit(cache=True)
@@ -53,33 +48,32 @@ def place(m, s, base, grid):
 
 @njit(cache=True)
 def solutions_upto(m, s, base, grid, rules, limit):
-    """How many solutions the puzzle has, counting at most `limit`."""
+    """How many solutions the puzzle has, counting at most `limit`, on the back end."""
     if not place(m, s, base, grid):
         return 0
     begin_attempt(s, _plain(0), MRV)
-    _search(m, s, rules, limit)
+    search(m, s, MRV, rules, NO_CAP, limit, -1, 1)
     return s.ctr[SOLUTIONS]
 
 
 @njit(cache=True)
-def solve_into(m, s, base, grid, seed, out):
-    """Fill `out` with a solution (random among them by `seed`); False if there is none."""
-    if not place(m, s, base, grid):
-        return False
-    begin_attempt(s, seed, MRV)
-    status = _search(m, s, _plain(ALL_RULES), _plain(0))
-    if status != SOLVED:
-        return False
-    for v in range(out.shape[0]):
-        word = s.dom[v, 0]
-        digit = 0
-        while (word >> np.uint64(digit)) & np.uint64(1) == 0:
-            digit += 1
-        out[v] = digit
-    return True
+def make_puzzle(b, seed, order, partner, target, rules_needed, tried, solution):
+    """Fill `solution` from `seed`, dig a puzzle from it; return the puzzle, its grade, and
+    its solutions counted up to 2 (the caller's check)."""
+    bitmask.fill(b, np.full(solution.shape[0], -1, dtype=np.int64), seed, solution)
+    puzzle = dig(b, solution, order, partner, target, rules_needed, tried)
+    return puzzle, grade(b, puzzle), bitmask.solutions_upto(b, puzzle, TWO)
 
 
 @njit(cache=True)
+def solve(b, grid, seed, solution):
+    """Fill `solution` with a solution of `grid` (random among them by `seed`); return
+    whether there is one, the solutions counted up to 2, and the grade."""
+    found = bitmask.fill(b, grid, seed, solution)
+    return found, bitmask.solutions_upto(b, grid, TWO), grade(b, grid)
+
+
+@inner
 def dig(b, solution, order, partner, target, rules_needed, tried):
     """Remove clues in `order` (with their partners) while the puzzle stays fit; return it.
 
@@ -108,7 +102,7 @@ def dig(b, solution, order, partner, target, rules_needed, tried):
         elif drop == 1:
             fit = not bitmask.another_solution(b, grid, v, solution[v])
         else:
-            fit = bitmask.solutions_upto(b, grid, 2) == 1
+            fit = bitmask.solutions_upto(b, grid, TWO) == 1
         if fit:
             clues -= drop
         else:
@@ -117,11 +111,11 @@ def dig(b, solution, order, partner, target, rules_needed, tried):
     return grid
 
 
-@njit(cache=True)
+@inner
 def grade(b, grid):
     """1: naked singles suffice, 2: hidden singles too, 3: a guess is needed."""
-    if bitmask.solved_by_singles(b, grid, False):
+    if bitmask.solved_by_singles(b, grid, NAKED_ONLY):
         return NAKED
-    if bitmask.solved_by_singles(b, grid, True):
+    if bitmask.solved_by_singles(b, grid, WITH_HIDDEN):
         return HIDDEN
     return GUESS

@@ -13,7 +13,7 @@ from ...core.rng import item_seed, numpy_stream
 from ...search import backtrack, driver
 from ...search.driver import checkpoint_key, count_bound
 from ...search.items import Item, ItemJob
-from ...search.propagate import ALL_RULES, RULE_HI, new_state
+from ...search.propagate import ALL_RULES, RULE_HI
 from . import bitmask, kernels
 from .model import GRADE_NAMES, GRADES, SudokuSpec, grid_rows, grid_text
 from .network import sudoku_network, symmetric_partner
@@ -21,7 +21,7 @@ from .render import pictures
 
 
 class SudokuProblem:
-    """Sudoku on the propagate (fill) and backtrack (uniqueness, counting) back ends."""
+    """Sudoku on the bit-mask solver (fill, dig, grade, solve) and, to count, the back end."""
 
     kind = "sudoku"
     backend = "backtrack"
@@ -29,7 +29,7 @@ class SudokuProblem:
     def __init__(self, spec: SudokuSpec):
         self.spec = spec
         self.name = spec.name
-        self._ready = None
+        self._tables = None
 
     def space_size(self) -> int:
         side = self.spec.side
@@ -59,12 +59,10 @@ class SudokuProblem:
             ]
         return rows
 
-    def _kernel_inputs(self):
-        if self._ready is None:
-            model = sudoku_network(self.spec.box)
-            base = backtrack.prepare(model)
-            self._ready = (model, base, new_state(model), bitmask.board(self.spec.box))
-        return self._ready
+    def _board(self) -> bitmask.Board:
+        if self._tables is None:
+            self._tables = bitmask.board(self.spec.box)
+        return self._tables
 
     # ---- build ----
 
@@ -74,15 +72,13 @@ class SudokuProblem:
         return self._generate(ctx)
 
     def _solve(self, ctx: RunContext) -> RunOutput:
-        model, base, work, board = self._kernel_inputs()
         spec = self.spec
         began = time.perf_counter()
         solution = np.zeros(len(spec.puzzle), dtype=np.int64)
-        found = kernels.solve_into(model, work, base, spec.puzzle, ctx.seed, solution)
+        found, count, grade = kernels.solve(self._board(), spec.puzzle, ctx.seed, solution)
         if not found:
             raise BuildError(f"{spec.name}: the puzzle has no solution")
-        count = bitmask.solutions_upto(board, spec.puzzle, 2)
-        grade = GRADE_NAMES[kernels.grade(board, spec.puzzle)]
+        grade = GRADE_NAMES[grade]
         seconds = time.perf_counter() - began
         record = {
             "puzzle": grid_rows(spec.puzzle, spec.box),
@@ -100,11 +96,11 @@ class SudokuProblem:
 
     def job(self, name: str, args: dict, ctx: RunContext) -> ItemJob:
         """The driver's job ("puzzles": puzzle k from seed + k), here or on a worker."""
-        inputs = self._kernel_inputs()
+        board = self._board()
         spec = self.spec
 
         def make(k: int) -> Item:
-            record = self._one_puzzle(*inputs, item_seed(ctx.seed, k))
+            record = self._one_puzzle(board, item_seed(ctx.seed, k))
             files = {
                 f"puzzle-{k}.txt": record.pop("puzzle_text"),
                 f"solution-{k}.txt": record.pop("solution_text"),
@@ -138,7 +134,7 @@ class SudokuProblem:
             return dict.fromkeys(flags, why)
         return {}
 
-    def _one_puzzle(self, model, base, work, board, seed: int) -> dict:
+    def _one_puzzle(self, board: bitmask.Board, seed: int) -> dict:
         spec = self.spec
         options = spec.generate
         cells = spec.side * spec.side
@@ -147,15 +143,13 @@ class SudokuProblem:
         wanted = GRADES.get(options.difficulty, 0)
         rules = {1: RULE_HI, 2: ALL_RULES}.get(wanted, 0)
         tried = np.zeros(1, dtype=np.int64)
-        empty = np.full(cells, -1, dtype=np.int64)
         for attempt in range(options.attempts):
             attempt_seed = backtrack.attempt_seed(seed, attempt)
-            rng = numpy_stream(attempt_seed)
+            order = numpy_stream(attempt_seed).permutation(cells).astype(np.int64)
             solution = np.zeros(cells, dtype=np.int64)
-            kernels.solve_into(model, work, base, empty, attempt_seed, solution)
-            order = rng.permutation(cells).astype(np.int64)
-            puzzle = kernels.dig(board, solution, order, partner, options.clues, rules, tried)
-            grade = kernels.grade(board, puzzle)
+            puzzle, grade, count = kernels.make_puzzle(
+                board, attempt_seed, order, partner, options.clues, rules, tried, solution
+            )
             if wanted in (0, grade):
                 break
         else:
@@ -163,7 +157,7 @@ class SudokuProblem:
                 f"{spec.name}: no puzzle of difficulty '{options.difficulty}' in "
                 f"{options.attempts} attempts; raise generate.attempts or choose another"
             )
-        if bitmask.solutions_upto(board, puzzle, 2) != 1:
+        if count != 1:
             raise BuildError(f"{spec.name}: internal check failed: the puzzle is not unique")
         return {
             "seed": seed,

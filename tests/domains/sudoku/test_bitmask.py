@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 
 from epcg_spec.domains.sudoku import bitmask
+from epcg_spec.domains.sudoku.network import sudoku_network
+from epcg_spec.search import backtrack
 from tests.oracles.sudoku_oracle import HARD, count_solutions, parse, solved_by_singles
 
 
@@ -80,3 +82,45 @@ def test_hard_puzzles_are_unique_and_clashing_clues_have_none():
     clash = np.full(81, -1, dtype=np.int64)
     clash[0] = clash[8] = 4
     assert bitmask.solutions_upto(board, clash, 2) == 0
+
+
+def back_end_fill(grid: list[int], box: int, seed: int) -> tuple[int, list[int] | None]:
+    """The back end's random completion of `grid`: (its attempt seed, the grid or None)."""
+    model = sudoku_network(box, np.array(grid))
+    policy = backtrack.Policy(heuristic="mrv", attempts=1)
+    outcome = backtrack.solve(model, seed, policy)
+    attempt = outcome.attempt_seeds[0] if outcome.attempt_seeds else seed
+    return attempt, outcome.values.tolist() if outcome.status == "solved" else None
+
+
+def fill_cases() -> list[tuple[int, list[int]]]:
+    """Empty grids (16 x 16 ones guess wrong and back up), valid holed grids, the hard
+    puzzles (many guesses), and random clues, most of which clash after propagation."""
+    rng = random.Random(4)
+    cases = [(box, [-1] * box**4) for box, n in ((2, 30), (3, 30), (4, 12)) for _ in range(n)]
+    cases += [(3, holed(3, rng, 60)) for _ in range(10)] + [(4, holed(4, rng, 170))] * 2
+    cases += [(3, parse(text)) for text in HARD.values()]
+    for box in (2, 3):
+        for _ in range(15):
+            grid = [-1] * box**4
+            for cell in rng.sample(range(len(grid)), len(grid) // 5):
+                grid[cell] = rng.randrange(box * box)
+            cases.append((box, grid))
+    return cases
+
+
+def test_fill_makes_the_back_ends_choices():
+    """Same random stream, same fixed points: the same grid as the back end's search, or
+    none where it finds none."""
+    rng = random.Random(11)
+    boards = {box: bitmask.board(box) for box in (2, 3, 4)}
+    solved = 0
+    for box, grid in fill_cases():
+        attempt, expected = back_end_fill(grid, box, rng.getrandbits(63))
+        out = np.zeros(len(grid), dtype=np.int64)
+        found = bitmask.fill(boards[box], np.array(grid, dtype=np.int64), attempt, out)
+        assert found == (expected is not None)
+        if found:
+            assert out.tolist() == expected
+            solved += 1
+    assert 80 < solved < len(fill_cases())  # completions and failures both exercised
