@@ -21,7 +21,6 @@ from typing import Any
 
 from ..core.errors import BuildError, UsageError
 from ..core.files import atomic_write
-from ..domains.nested.generate import outline
 from ..spec.load import load_document
 from ..spec.params import resolve_params
 from .booklet import BOOKLET
@@ -56,6 +55,8 @@ def _image_stem(item: dict[str, Any]) -> tuple[str, ...]:
 
 
 def _nested_text(state: dict[str, Any], result: dict[str, Any]) -> str:
+    from ..domains.nested.generate import outline  # here: a page of another kind needs none
+
     return "\n".join(outline(state))
 
 
