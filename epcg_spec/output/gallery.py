@@ -208,7 +208,8 @@ def _items(
     merged: bool,
 ) -> list[dict[str, Any]]:
     view = KINDS[result["kind"]]
-    present = sorted(p.name for p in source.folder.iterdir() if p.is_file())
+    with os.scandir(source.folder) as entries:  # no stat per file, as Path.is_file makes
+        present = sorted(e.name for e in entries if e.is_file())
     files_of = cache(partial(_files_of, present=present))  # stems every item shares, once
     folder = _relative(source.folder, home)  # the items' files are plain files in it
     folder += "/" if folder else ""

@@ -43,6 +43,7 @@ class SudokuSpec:
 def grid_text(values: np.ndarray, box: int) -> str:
     """A grid as lines of digits ('.' for a blank), boxes set apart by spaces."""
     side = box * box
+    values = np.asarray(values).tolist()  # Python ints: a numpy array cell by cell is slow
     lines = []
     for r in range(side):
         row = values[r * side : (r + 1) * side]
@@ -54,6 +55,7 @@ def grid_text(values: np.ndarray, box: int) -> str:
 def grid_rows(values: np.ndarray, box: int) -> list[str]:
     """A grid as one string per row, for result.json."""
     side = box * box
+    values = np.asarray(values).tolist()
     return [
         "".join("." if v < 0 else DIGITS[v] for v in values[r * side : (r + 1) * side])
         for r in range(side)
