@@ -134,7 +134,7 @@ def _relative_names(target: Path, names: list[str]) -> list[str]:
 
 def _plain(name: str) -> bool:
     """A file name with no folder in it, which `contained` would not change."""
-    return name not in ("", ".", "..") and "/" not in name and os.sep not in name
+    return name not in ("", ".", "..") and "/" not in name and os.path.split(name) == ("", name)
 
 
 def _write_new(path: str, data: bytes) -> None:
