@@ -12,12 +12,17 @@ the PATH: `qqwing --generate N --difficulty any --symmetry none --one-line`, who
 are minimal too (it removes clues in a random order while the puzzle stays unique). QQWing's
 figure is its process's wall time over N puzzles, start included (about a millisecond);
 ours is `problem.run` over N puzzles in this process, kernels loaded, records and pictures
-made. Rounds alternate, each ratio is from one round. Then the command line, first puzzle
-included: `epcg-spec build` of one puzzle with a warm kernel cache, split into its import,
-the kernels' loading (result.json's compile_seconds: the first puzzle) and the rest, against
-`qqwing --generate 1`; and `epcg-spec build` of N puzzles (its files and gallery written)
-against `qqwing --generate N`.
+made. Rounds alternate, each ratio is from one round. Then the first puzzle included, in a
+fresh process: a child Python (this file with --first N) imports the package, then times
+`problem.run` of N puzzles from just before the first (its kernels loaded from the warm
+cache, numba's first-call set-up included), against `qqwing --generate N` in the same round,
+for N = 1, 10, 100 and 1000. Then the command line, first puzzle included: `epcg-spec build`
+of one puzzle with a warm kernel cache, split into its import, the kernels' loading
+(result.json's compile_seconds: the first puzzle) and the rest, against `qqwing --generate
+1`; and `epcg-spec build` of N puzzles (its files and gallery written) against `qqwing
+--generate N`.
 Run: python benchmarks/bench_sudoku.py [--smoke]   (smoke: one puzzle, few generated)
+     python benchmarks/bench_sudoku.py --first N   (the child: N puzzles' seconds)
 """
 
 from __future__ import annotations
@@ -55,6 +60,7 @@ IN_KERNEL = 2 if SMOKE else 100  # proofs per kernel call
 HARDEST = list(HARD)[:1] if SMOKE else list(HARD)
 PEER_PUZZLES = 20 if SMOKE else 1000
 PEER_ROUNDS = 1 if SMOKE else 3
+FIRST_COUNTS = (1, 10) if SMOKE else (1, 10, 100, 1000)
 QQWING = shutil.which("qqwing")
 
 
@@ -162,6 +168,34 @@ def peer() -> None:
     print(f"  median {statistics.median(ratios):.2f}x (load average {os.getloadavg()[0]:.1f})")
 
 
+def first_included(puzzles: int) -> float:
+    """Seconds of `problem.run` of `puzzles` puzzles in this process, the first included:
+    what the child of `first_puzzle` prints."""
+    problem = compiled(puzzles)
+    began = time.perf_counter()
+    problem.run(RunContext(seed=1))
+    return time.perf_counter() - began
+
+
+def first_puzzle() -> None:
+    """N puzzles in a fresh process, from just before the first, against QQWing's N."""
+    child = [sys.executable, str(Path(__file__).resolve()), "--first"]
+    first_included(1)  # fills the kernel cache, if it is not yet
+    print("first puzzle included, in a fresh process (each round: QQWing, then ours):")
+    for puzzles in FIRST_COUNTS:
+        ratios = []
+        for _ in range(PEER_ROUNDS):
+            theirs = qqwing(puzzles)[0] if QQWING else float("nan")
+            done = subprocess.run([*child, str(puzzles)], capture_output=True, check=True)
+            ours = float(done.stdout.split()[-1])
+            ratios.append(theirs / ours)
+        print(
+            f"  {puzzles:>5} puzzles: QQWing {theirs * 1e3:.1f} ms, ours {ours * 1e3:.1f} ms "
+            f"(last round); ours {', '.join(f'{r:.2f}x' for r in ratios)}"
+        )
+    print(f"  (load average {os.getloadavg()[0]:.1f})")
+
+
 def cli_start() -> None:
     """The command line with warm kernel caches: one puzzle (where its time goes), then
     PEER_PUZZLES puzzles, start and files included, against QQWing's process."""
@@ -203,9 +237,13 @@ def cli_start() -> None:
 
 
 def main() -> int:
+    if "--first" in sys.argv[1:]:
+        print(first_included(int(sys.argv[-1])))
+        return 0
     uniqueness()
     generation()
     peer()
+    first_puzzle()
     cli_start()
     return 0
 

@@ -19,7 +19,6 @@ from ..output.jsontext import dumps
 from ..output.result import write_outputs
 from ..search.driver import resume_command
 from ..search.merge import merge_results
-from ..spec.dsl import dump_dsl
 from ..spec.load import load_document
 from ..spec.params import parse_overrides
 from ..spec.yaml_writer import dump_yaml
@@ -312,6 +311,8 @@ def explain(spec, as_json, params):
 @click.option("-o", "--output", type=click.Path(), help="Write here instead of stdout.")
 def fmt(spec, target, output):
     """Convert SPEC between YAML and the DSL, without loss."""
+    from ..spec.dsl import dump_dsl  # here: lark is imported for the DSL only
+
     doc = load_document(Path(spec))
     text = dump_dsl(doc.data) if target == "dsl" else dump_yaml(doc.data)
     if output:

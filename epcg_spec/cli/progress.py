@@ -6,18 +6,12 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cached_property
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    TaskProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+if TYPE_CHECKING:  # rich is imported when a bar or spinner is shown, not at every start
+    from rich.console import Console
+    from rich.progress import Progress, ProgressColumn
 
 SHOW_AFTER_SECONDS = 2.0
 SAY_COMPILE_AFTER_SECONDS = 1.0
@@ -33,6 +27,15 @@ def columns_for(width: int, label: str, total: int) -> tuple[ProgressColumn, ...
     done/total count goes first, then the elapsed time, then the label is shortened, so the
     percentage and the ETA always show whole.
     """
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
     count = 2 * len(str(total)) + 1
     percent, eta = len("100%"), len("ETA ") + TIME
     for extras in ((count, TIME), (TIME,), ()):
@@ -58,7 +61,6 @@ class StderrProgress:
 
     def __init__(self, quiet: bool = False):
         self.quiet = quiet
-        self.console = Console(stderr=True)
         self._bar: Progress | None = None
         self._task = None
         self._label = ""
@@ -67,6 +69,12 @@ class StderrProgress:
         self._began = 0.0
         self._last_line = 0.0
         self._width = 0
+
+    @cached_property
+    def console(self) -> Console:
+        from rich.console import Console
+
+        return Console(stderr=True)
 
     def start(self, label: str, total: int) -> None:
         self._label, self._total, self._done = label, total, 0
@@ -111,6 +119,8 @@ class StderrProgress:
     def _update_bar(self) -> None:
         width = self.console.width
         if self._bar is None:
+            from rich.progress import Progress
+
             self._bar = Progress(console=self.console, transient=True, expand=True)
             self._bar.start()
             self._task = self._bar.add_task(self._label, total=self._total)

@@ -36,6 +36,7 @@ from ..core.files import atomic_write, contained
 IMPORTS = "import numpy as np\nfrom numba import njit, prange\n"
 TEMPLATE_MARKER = "from numba import njit, prange\n"
 PACKAGE = "epcg_spec"
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
 
 def identifier(text: str, dotted: bool = False) -> str:
@@ -112,7 +113,18 @@ caching.CacheImpl._locator_classes[:0] = [_UserProvided, _InTree, _UserWide]
 
 @cache
 def _origin(module: str) -> Path | None:
-    """The .py file of `module`, or None (a compiled or built-in module, or none at all)."""
+    """The .py file of `module`, or None (a compiled or built-in module, or none at all).
+
+    A module of this package is found as Python's import would find it (a package's
+    __init__.py before a module's file), without importing the packages above it as
+    importlib.util.find_spec does: a kernel's stamp then imports no kind it does not use."""
+    top, *parts = module.split(".")
+    if top == PACKAGE:
+        base = PACKAGE_DIR.joinpath(*parts)
+        for candidate in (base / "__init__.py", base.with_name(f"{base.name}.py")):
+            if candidate.is_file():
+                return candidate
+        return None
     try:
         found = importlib.util.find_spec(module)
     except (ImportError, ValueError):

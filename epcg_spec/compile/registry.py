@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 from functools import cache
 
+from .options import OPTIONS
 from .protocols import CliOption, Domain, Format
 
 DOMAINS: dict[str, str] = {
@@ -37,9 +38,9 @@ def formats() -> list[Format]:
 
 
 def cli_options() -> dict[str, tuple[CliOption, list[str]]]:
-    """Every domain option by name, with the kinds that take it."""
+    """Every domain option by name, with the kinds that take it (no kind imported)."""
     out: dict[str, tuple[CliOption, list[str]]] = {}
     for kind in kinds():
-        for option in domain(kind).options:
+        for option in OPTIONS.get(kind, ()):
             out.setdefault(option.name, (option, []))[1].append(kind)
     return out

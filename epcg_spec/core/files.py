@@ -85,7 +85,7 @@ def write_set(folder: Path, files: dict[str, str | bytes]) -> list[Path]:
     anything of the user's) are kept; the previous set's files that the new set lacks go.
     """
     target = Path(folder).resolve()
-    paths = [contained(target, name) for name in files]
+    names = _relative_names(target, list(files))
     cwd = Path.cwd().resolve()
     if cwd == target or target in cwd.parents:
         raise UsageError(
@@ -102,11 +102,11 @@ def write_set(folder: Path, files: dict[str, str | bytes]) -> list[Path]:
         if target.is_dir():
             shutil.copymode(target, staging)
         (staging / MANIFEST).write_text(json.dumps(sorted(files)), "utf-8")
-        for content, path in zip(files.values(), paths, strict=True):
-            path = staging / path.relative_to(target)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with open(path, "xb") as handle:
-                handle.write(content.encode("utf-8") if isinstance(content, str) else content)
+        for content, name in zip(files.values(), names, strict=True):
+            path = os.path.join(staging, name)
+            if os.sep in name:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+            _write_new(path, content.encode("utf-8") if isinstance(content, str) else content)
         folders = _carry_over(target, staging, set(files))
         old = _swap(staging, target)
     except BaseException:
@@ -116,7 +116,37 @@ def write_set(folder: Path, files: dict[str, str | bytes]) -> list[Path]:
         for name in folders:
             os.rename(old / name, target / name)
         shutil.rmtree(old, ignore_errors=True)
-    return [Path(folder) / p.relative_to(target) for p in paths]
+    return [Path(folder) / name for name in names]
+
+
+def _relative_names(target: Path, names: list[str]) -> list[str]:
+    """Each name's path relative to `target` (resolved), each checked by `contained`; a
+    plain file name that is no symbolic link in `target` is that name, with no look-up
+    (a build writes thousands)."""
+    links = {e.name for e in _entries(target) if e.is_symlink()}
+    return [
+        name
+        if isinstance(name, str) and _plain(name) and name not in links
+        else str(contained(target, name).relative_to(target))
+        for name in names
+    ]
+
+
+def _plain(name: str) -> bool:
+    """A file name with no folder in it, which `contained` would not change."""
+    return name not in ("", ".", "..") and "/" not in name and os.path.split(name) == ("", name)
+
+
+def _write_new(path: str, data: bytes) -> None:
+    """Create the file `path` (it must not exist yet) holding `data`."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0), 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
 
 
 def clean_stale(target: Path) -> None:

@@ -19,7 +19,6 @@ from typing import Any
 
 from ..core.errors import BuildError, UsageError
 from ..core.files import atomic_write
-from ..domains.fling.render import board_svg
 from ..domains.sudoku.render import GridDrawing, caption, grid_drawing
 
 BOOKLET = "puzzles.pdf"
@@ -75,6 +74,8 @@ def _witness(result: dict[str, Any], folder: Path) -> tuple[list[Sheet], list[Sh
 
 def _fling(result: dict[str, Any], folder: Path) -> tuple[list[Sheet], list[Sheet]]:
     """The bare boards, then the boards numbered by first fling with the moves beside them."""
+    from ..domains.fling.render import board_svg  # here: the gallery imports this module
+
     width, height = result["board"]["width"], result["board"]["height"]
     puzzles, solutions = [], []
     for k, entry in enumerate(result.get("best") or []):  # files count from 0, pages from 1

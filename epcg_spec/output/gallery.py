@@ -21,7 +21,6 @@ from typing import Any
 
 from ..core.errors import BuildError, UsageError
 from ..core.files import atomic_write
-from ..domains.nested.generate import outline
 from ..spec.load import load_document
 from ..spec.params import resolve_params
 from .booklet import BOOKLET
@@ -56,6 +55,8 @@ def _image_stem(item: dict[str, Any]) -> tuple[str, ...]:
 
 
 def _nested_text(state: dict[str, Any], result: dict[str, Any]) -> str:
+    from ..domains.nested.generate import outline  # here: a page of another kind needs none
+
     return "\n".join(outline(state))
 
 
@@ -207,7 +208,8 @@ def _items(
     merged: bool,
 ) -> list[dict[str, Any]]:
     view = KINDS[result["kind"]]
-    present = sorted(p.name for p in source.folder.iterdir() if p.is_file())
+    with os.scandir(source.folder) as entries:  # no stat per file, as Path.is_file makes
+        present = sorted(e.name for e in entries if e.is_file())
     files_of = cache(partial(_files_of, present=present))  # stems every item shares, once
     folder = _relative(source.folder, home)  # the items' files are plain files in it
     folder += "/" if folder else ""

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 INLINE_WIDTH = 100
+_encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(v, ensure_ascii=False)
 
 
 def dumps(value: Any, indent: int = 0) -> str:
@@ -15,17 +16,21 @@ def dumps(value: Any, indent: int = 0) -> str:
         if not value:
             return "{}"
         items = [
-            f"{inner}{json.dumps(k, ensure_ascii=False)}: {dumps(v, indent + 1)}"
+            f"{inner}{_encode(k)}: "
+            + (dumps(v, indent + 1) if isinstance(v, dict | list) else _encode(v))
             for k, v in value.items()
         ]
         return "{\n" + ",\n".join(items) + "\n" + pad + "}"
     if isinstance(value, list):
-        flat = json.dumps(value, ensure_ascii=False)
-        scalars = all(not isinstance(v, dict | list) for v in value)
-        if scalars and len(flat) + len(inner) <= INLINE_WIDTH:
-            return flat
+        if all(not isinstance(v, dict | list) for v in value):
+            flat = _encode(value)
+            if len(flat) + len(inner) <= INLINE_WIDTH:
+                return flat
         if not value:
             return "[]"
-        items = [inner + dumps(v, indent + 1) for v in value]
+        items = [
+            inner + (dumps(v, indent + 1) if isinstance(v, dict | list) else _encode(v))
+            for v in value
+        ]
         return "[\n" + ",\n".join(items) + "\n" + pad + "]"
-    return json.dumps(value, ensure_ascii=False)
+    return _encode(value)

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.context import RunOutput
 from ..core.errors import EpcgError
 from ..core.files import write_set
-from ..spec.expr.check import ArraySymbol
 from ..spec.schema import validate_data
 from .jsontext import dumps
+
+if TYPE_CHECKING:
+    from ..spec.expr.check import ArraySymbol
 
 RESULT_SCHEMA = "result.schema.json"
 

@@ -12,7 +12,6 @@ from ..compile import registry
 from ..compile.protocols import Domain
 from ..core.errors import Diagnostic, Pos, SpecError, UsageError
 from .document import Document
-from .dsl import load_dsl
 from .params import resolve_params
 from .schema import validate
 from .yaml_loader import load_yaml
@@ -54,6 +53,8 @@ def parse_document(text: str, path: Path) -> Document:
     """Parse `text`, read from (or named as) `path`, whose suffix says its syntax."""
     syntax = SPEC_SUFFIXES.get(path.suffix.lower())
     if syntax == "dsl":
+        from .dsl import load_dsl  # here: lark is imported for DSL files only
+
         return load_dsl(text, str(path))
     doc = load_yaml(text, str(path)) if syntax == "yaml" else None
     if doc is not None and not (isinstance(doc.data, dict) and "kind" not in doc.data):

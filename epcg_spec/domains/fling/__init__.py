@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ...compile.protocols import CliOption
+from ...compile.options import OPTIONS
 from ...spec.document import Document
 from .load import load_fling_spec
 from .model import FlingSpec
@@ -21,13 +21,7 @@ class FlingDomain:
         "count": frozenset({"--constrained", "--threads", "--scheduler", "--device"}),
         "sample": frozenset({"--rank", "-n", "--distinct"}),
     }
-    options = (
-        CliOption(
-            "layers-dir",
-            "Folder of the stored retrograde layers (default: the cache)",
-            "PATH",
-        ),
-    )
+    options = OPTIONS["fling"]
 
     def load(self, doc: Document, params: dict[str, Any]) -> FlingSpec:
         return load_fling_spec(doc, params)

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-import click
-
-from ...compile.protocols import CliOption
+from ...compile.options import OPTIONS
 from ...spec.document import Document
 from .load import load_nested_spec
 from .model import NestedSpec
@@ -23,21 +21,7 @@ class NestedDomain:
         "count": frozenset(),
         "sample": frozenset(),
     }
-    options = (
-        CliOption(
-            "at",
-            "Start at the element at this path, e.g. universe/galaxy[2]",
-            "PATH",
-            ("build", "sample"),
-        ),
-        CliOption(
-            "depth",
-            "How many levels below it to show",
-            "LEVELS",
-            ("build", "sample"),
-            click.IntRange(min=0),
-        ),
-    )
+    options = OPTIONS["nested"]
 
     def load(self, doc: Document, params: dict[str, Any]) -> NestedSpec:
         return load_nested_spec(doc, params)

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-import click
-
-from ...compile.protocols import CliOption
+from ...compile.options import OPTIONS
 from ...spec.document import Document
 from .load import load_rooms_spec
 from .model import RoomsSpec
@@ -23,15 +21,7 @@ class RoomsDomain:
         "count": frozenset({"--limit", "--time-limit"}),
         "sample": frozenset(),
     }
-    options = (
-        CliOption(
-            "steps",
-            "Pause after this many guesses (continue with --resume)",
-            "N",
-            ("build",),
-            click.IntRange(min=1),
-        ),
-    )
+    options = OPTIONS["rooms"]
 
     def load(self, doc: Document, params: dict[str, Any]) -> RoomsSpec:
         return load_rooms_spec(doc, params)

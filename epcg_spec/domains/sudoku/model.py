@@ -43,18 +43,12 @@ class SudokuSpec:
 def grid_text(values: np.ndarray, box: int) -> str:
     """A grid as lines of digits ('.' for a blank), boxes set apart by spaces."""
     side = box * box
-    lines = []
-    for r in range(side):
-        row = values[r * side : (r + 1) * side]
-        cells = ["." if v < 0 else DIGITS[v] for v in row]
-        lines.append(" ".join("".join(cells[c : c + box]) for c in range(0, side, box)))
-    return "\n".join(lines) + "\n"
+    rows = grid_rows(values, box)
+    return "".join(" ".join(row[c : c + box] for c in range(0, side, box)) + "\n" for row in rows)
 
 
 def grid_rows(values: np.ndarray, box: int) -> list[str]:
     """A grid as one string per row, for result.json."""
     side = box * box
-    return [
-        "".join("." if v < 0 else DIGITS[v] for v in values[r * side : (r + 1) * side])
-        for r in range(side)
-    ]
+    cells = "".join("." if v < 0 else DIGITS[v] for v in np.asarray(values).tolist())
+    return [cells[r * side : (r + 1) * side] for r in range(side)]

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from xml.sax.saxutils import escape
+from functools import cache
+from html import escape
 
 CELL = 40  # SVG pixels per cell
 MARGIN = 12
@@ -28,14 +29,7 @@ def grid_drawing(puzzle: list[str], box: int, solution: list[str] | None = None)
     Rows are strings as in result.json: one character per cell, '.' for a blank.
     """
     side = box * box
-    lines = tuple(
-        line
-        for k in range(side + 1)
-        for line in (
-            (k, 0, k, side, THICK if k % box == 0 else THIN),
-            (0, k, side, k, THICK if k % box == 0 else THIN),
-        )
-    )
+    lines = _grid_lines(box)
     digits = []
     for r in range(side):
         for c in range(side):
@@ -45,6 +39,37 @@ def grid_drawing(puzzle: list[str], box: int, solution: list[str] | None = None)
             elif solution is not None:
                 digits.append((c, r, solution[r][c], False))
     return GridDrawing(side, lines, tuple(digits))
+
+
+@cache
+def _grid_lines(box: int) -> tuple[tuple[int, int, int, int, float], ...]:
+    side = box * box
+    return tuple(
+        line
+        for k in range(side + 1)
+        for line in (
+            (k, 0, k, side, THICK if k % box == 0 else THIN),
+            (0, k, side, k, THICK if k % box == 0 else THIN),
+        )
+    )
+
+
+@cache
+def _lines_svg(lines: tuple[tuple[int, int, int, int, float], ...]) -> str:
+    """The grid's lines as SVG elements (made once per grid size: a build draws many)."""
+    return "\n".join(
+        f'<line x1="{x1 * CELL}" y1="{y1 * CELL}" x2="{x2 * CELL}" y2="{y2 * CELL}" '
+        f'stroke-width="{w * CELL:g}"/>'
+        for x1, y1, x2, y2, w in lines
+    )
+
+
+@cache
+def _digit_svg(c: int, r: int, text: str, given: bool) -> str:
+    """One digit as an SVG element (a grid has few cells and digits: each is made once)."""
+    style = f'fill="{INK}" font-weight="bold"' if given else f'fill="{FILLED}"'
+    x, y = (c + 0.5) * CELL, (r + 0.53) * CELL
+    return f'<text x="{x:g}" y="{y:g}" {style}>{escape(text, quote=False)}</text>'
 
 
 def grid_svg(drawing: GridDrawing, caption: str = "") -> str:
@@ -57,26 +82,20 @@ def grid_svg(drawing: GridDrawing, caption: str = "") -> str:
         f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
         f'<g transform="translate({MARGIN},{MARGIN})" stroke="{INK}" stroke-linecap="square">',
     ]
-    for x1, y1, x2, y2, w in drawing.lines:
-        parts.append(
-            f'<line x1="{x1 * CELL}" y1="{y1 * CELL}" x2="{x2 * CELL}" y2="{y2 * CELL}" '
-            f'stroke-width="{w * CELL:g}"/>'
-        )
+    if drawing.lines:
+        parts.append(_lines_svg(drawing.lines))
     parts.append("</g>")
     parts.append(
         f'<g transform="translate({MARGIN},{MARGIN})" text-anchor="middle" '
         f'dominant-baseline="central" font-size="{CELL * 0.6:g}">'
     )
-    for c, r, text, given in drawing.digits:
-        style = f'fill="{INK}" font-weight="bold"' if given else f'fill="{FILLED}"'
-        x, y = (c + 0.5) * CELL, (r + 0.53) * CELL
-        parts.append(f'<text x="{x:g}" y="{y:g}" {style}>{escape(text)}</text>')
+    parts += [_digit_svg(*digit) for digit in drawing.digits]
     parts.append("</g>")
     if caption:
         parts.append(
             f'<text x="{width / 2:g}" y="{size + 2 * MARGIN + CAPTION / 2:g}" font-size="15" '
             f'text-anchor="middle" dominant-baseline="central" fill="{INK}">'
-            f"{escape(caption)}</text>"
+            f"{escape(caption, quote=False)}</text>"
         )
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ...compile.protocols import CliOption
+from ...compile.options import OPTIONS
 from ...spec.document import Document
 from .formats import TRACERY_JSON
 from .load import load_tracery_spec
@@ -24,7 +24,7 @@ class TraceryDomain:
         "count": frozenset(),
         "sample": frozenset({"--rank", "-n", "--distinct"}),
     }
-    options = (CliOption("origin", "Expand this rule text instead of the spec's origin", "RULE"),)
+    options = OPTIONS["tracery"]
 
     def load(self, doc: Document, params: dict[str, Any]) -> TracerySpec:
         return load_tracery_spec(doc, params)
