@@ -123,6 +123,17 @@ KEEP, DROP = np.bool_(True), np.bool_(False)
 # of the Model and State tuples is code LLVM would compile for each kernel on a cold start.
 inner = njit(cache=True, _nrt=False, no_cpython_wrapper=True)
 
+# Small helpers called from many places take their indices as uint64 (a signature of their
+# own): one compiled copy, whatever integer type each caller holds, not one per mix of types.
+ROWS = "uint64[:, ::1], uint64"  # a bit-set table (C order) and a row index
+HEAP = "int32[::1], int32[::1]"  # the choice heap and each variable's place in it
+
+
+def helper(signature: str):
+    """`inner` with one fixed signature (numba converts each caller's arguments to it)."""
+    return njit(signature, cache=True, _nrt=False, no_cpython_wrapper=True)
+
+
 ENTROPY_NOISE = 1e-6
 MRV_NOISE = 0.5
 
@@ -545,7 +556,7 @@ def has(dom, v, a):
     return (dom[v, a >> 6] >> np.uint64(a & 63)) & np.uint64(1) != np.uint64(0)
 
 
-@njit(cache=True, _nrt=False)
+@helper(f"boolean({ROWS}, {ROWS})")
 def meets(a, i, b, j):
     """Rows a[i] and b[j] of two bit-set tables share a value (no array views: no refcounts)."""
     for w in range(a.shape[1]):  # noqa: SIM110 (numba compiles no generators)
@@ -554,7 +565,7 @@ def meets(a, i, b, j):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@helper(f"boolean({ROWS}, {ROWS})")
 def inside(a, i, b, j):
     """Row a[i] holds no value outside row b[j]."""
     for w in range(a.shape[1]):  # noqa: SIM110 (numba compiles no generators)
@@ -563,7 +574,7 @@ def inside(a, i, b, j):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@helper(f"int64({ROWS})")
 def first_value(dom, v):
     """The lowest value in the domain of v (-1 if empty)."""
     for w in range(dom.shape[1]):
@@ -769,7 +780,8 @@ def _force_group(b, g, force_in, gstart, gmember):
     """Group g is at a bound: ban its values from (or force them on) the undecided members.
 
     A group of at most 64 members visits only its possible members, the bits of g_mask (as
-    they were on entry). Inlined into `propagate`, with one `_ban` site.
+    they were on entry). Inlined into `propagate`; each member's bans are one `_ban_mask`
+    call, not a second inlined copy of `_ban`.
     """
     dom, gset = b.dom, b.gset
     first, last = gstart[g], gstart[g + 1]
@@ -788,12 +800,7 @@ def _force_group(b, g, force_in, gstart, gmember):
         k += 1
         if not meets(dom, u, gset, g) or inside(dom, u, gset, g):
             continue  # no value of the group, or only values of the group: nothing to do
-        for w in range(dom.shape[1]):
-            bits = dom[u, w] & (~gset[g, w] if force_in else gset[g, w])
-            while bits != np.uint64(0):
-                c = trailing_zeros(bits)
-                bits &= bits - np.uint64(1)
-                _ban(b, u, w * 64 + c)
+        _ban_mask(b, INDEX(u), gset[g], force_in)  # force in: keep the group's values
 
 
 @inner
@@ -865,7 +872,7 @@ def propagate(m: Model, s: State, rules: int) -> bool:
     return _propagate_counts(m, s, rules)
 
 
-@overload(propagate, inline="always")
+@overload(propagate)
 def _propagate_typed(m, s, rules):
     """`propagate` in a kernel: the loop chosen when the kernel is typed."""
     if m.instance_class is SupportModel:
@@ -1068,7 +1075,7 @@ def connectivity_ok(m, s):
 # ---------------------------------------------------------------- the choice heap
 
 
-@inner
+@helper("float64(uint64, int64, float64[::1], float64[::1], int32[::1], float64[::1])")
 def heap_key(v, heuristic, sumw, sumwlw, size, noise):
     if heuristic == ENTROPY:
         total = sumw[v]
@@ -1078,14 +1085,14 @@ def heap_key(v, heuristic, sumw, sumwlw, size, noise):
     return float(v)
 
 
-@inner
+@helper(f"void({HEAP}, int64, int64)")
 def _swap(heap, hpos, i, j):
     a, b = heap[i], heap[j]
     heap[i], heap[j] = b, a
     hpos[b], hpos[a] = i, j
 
 
-@inner
+@helper(f"void({HEAP}, float64[::1], int64)")
 def _sift_up(heap, hpos, hkey, i):
     while i > 0:
         parent = (i - 1) >> 1
@@ -1096,7 +1103,7 @@ def _sift_up(heap, hpos, hkey, i):
             break
 
 
-@inner
+@helper(f"void({HEAP}, float64[::1], int64, int64)")
 def _sift_down(heap, hpos, hkey, n, i):
     while True:
         left = 2 * i + 1
@@ -1237,22 +1244,30 @@ def begin_attempt(s, seed, heuristic):
         _sift_down(s.heap, s.hpos, s.hkey, s.ctr[HSIZE], i)
 
 
-@njit(cache=True)
-def decided_values(s):
+def decided_values(s: State) -> np.ndarray:
     """The value of every variable whose domain is a single value, -1 elsewhere."""
-    n = s.size.shape[0]
-    out = np.full(n, -1, dtype=np.int32)
-    for v in range(n):
-        if s.size[v] == 1:
-            out[v] = first_value(s.dom, v)
+    out = np.full(len(s.size), -1, dtype=np.int32)
+    decided = np.flatnonzero(s.size == 1)
+    rows = s.dom[decided]
+    word = (rows != 0).argmax(axis=1)
+    bit = rows[np.arange(len(decided)), word].astype(np.float64)  # a power of two: exact
+    out[decided] = word * 64 + np.frexp(bit)[1] - 1
     return out
 
 
 _STATE_FIELDS = tuple(range(len(State._fields)))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def load_state(source, target):
     """Copy every array of `source` into `target` (same model), inside a kernel."""
     for i in literal_unroll(_STATE_FIELDS):
-        target[i][...] = source[i]
+        _copy_into(target[i].reshape(-1), source[i].reshape(-1))
+
+
+@inner
+def _copy_into(target, source):
+    """Element by element: one small kernel per element type, where numba's `a[...] = b`
+    compiles its broadcasting assignment once per array type."""
+    for k in range(source.shape[0]):
+        target[k] = source[k]
