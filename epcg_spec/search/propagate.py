@@ -70,10 +70,13 @@ propagate engine"): hot kernels are compiled with numba's runtime off (`_nrt=Fal
 passing the Model and State tuples costs no reference counts; kernels that run per ban take
 one `Bans` bundle (the two dozen arrays a ban reads or writes, from both tuples), never the
 whole Model and State; `ban`, `undo` and the group forcing are inlined into their callers,
-`propagate` is not; index tables are unsigned (`INDEX`); a model of support tables alone
-runs a loop of its own, without the group code and without support counts. numba's disk cache of a
-function is keyed on its own file only: after editing this module, delete the cached files
-of modules that inline its kernels (backtrack.py, sudoku/kernels.py).
+`propagate` is not, and a ban outside the propagation loop goes through `_ban_mask`; index
+tables are unsigned (`INDEX`); a model of support tables alone (a `SupportModel`) runs a
+loop of its own, without the group code and without support counts, and a kernel compiles
+only the loop of the models it is called with. Small helpers have fixed signatures (one
+compiled copy each). numba's disk cache of a function is keyed on its own file only: after
+editing this module, delete the cached files of modules that inline its kernels
+(backtrack.py, sudoku/kernels.py).
 """
 
 from __future__ import annotations
