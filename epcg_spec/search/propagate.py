@@ -73,10 +73,10 @@ whole Model and State; `ban`, `undo` and the group forcing are inlined into thei
 `propagate` is not, and a ban outside the propagation loop goes through `_ban_mask`; index
 tables are unsigned (`INDEX`); a model of support tables alone (a `SupportModel`) runs a
 loop of its own, without the group code and without support counts, and a kernel compiles
-only the loop of the models it is called with. Small helpers have fixed signatures (one
-compiled copy each). numba's disk cache of a function is keyed on its own file only: after
-editing this module, delete the cached files of modules that inline its kernels
-(backtrack.py, sudoku/kernels.py).
+only the loop of the models it is called with. Small helpers take one index type each,
+cast by their callers (one compiled copy each). numba's disk cache of a function is keyed
+on its own file only: after editing this module, delete the cached files of modules that
+inline its kernels (backtrack.py, sudoku/kernels.py).
 """
 
 from __future__ import annotations
@@ -126,16 +126,9 @@ KEEP, DROP = np.bool_(True), np.bool_(False)
 # of the Model and State tuples is code LLVM would compile for each kernel on a cold start.
 inner = njit(cache=True, _nrt=False, no_cpython_wrapper=True)
 
-# Small helpers called from many places take their indices as uint64 (a signature of their
-# own): one compiled copy, whatever integer type each caller holds, not one per mix of types.
-ROWS = "uint64[:, ::1], uint64"  # a bit-set table (C order) and a row index
-HEAP = "int32[::1], int32[::1]"  # the choice heap and each variable's place in it
-
-
-def helper(signature: str):
-    """`inner` with one fixed signature (numba converts each caller's arguments to it)."""
-    return njit(signature, cache=True, _nrt=False, no_cpython_wrapper=True)
-
+# Small kernels called from many places take their indices as one type (bit-set rows as
+# uint64, heap positions as int64), cast by each caller: one compiled copy each, not one per
+# mix of integer types.
 
 ENTROPY_NOISE = 1e-6
 MRV_NOISE = 0.5
@@ -559,7 +552,7 @@ def has(dom, v, a):
     return (dom[v, a >> 6] >> np.uint64(a & 63)) & np.uint64(1) != np.uint64(0)
 
 
-@helper(f"boolean({ROWS}, {ROWS})")
+@inner
 def meets(a, i, b, j):
     """Rows a[i] and b[j] of two bit-set tables share a value (no array views: no refcounts)."""
     for w in range(a.shape[1]):  # noqa: SIM110 (numba compiles no generators)
@@ -568,7 +561,7 @@ def meets(a, i, b, j):
     return False
 
 
-@helper(f"boolean({ROWS}, {ROWS})")
+@inner
 def inside(a, i, b, j):
     """Row a[i] holds no value outside row b[j]."""
     for w in range(a.shape[1]):  # noqa: SIM110 (numba compiles no generators)
@@ -577,7 +570,7 @@ def inside(a, i, b, j):
     return True
 
 
-@helper(f"int64({ROWS})")
+@inner
 def first_value(dom, v):
     """The lowest value in the domain of v (-1 if empty)."""
     for w in range(dom.shape[1]):
@@ -609,7 +602,7 @@ def _holding(b, v):
     that value (positions in vva_member): Sudoku's 3 groups of the digit instead of 27.
     """
     if b.size[v] == 1:
-        f = v * b.weights.shape[0] + first_value(b.dom, v)
+        f = v * b.weights.shape[0] + first_value(b.dom, np.uint64(v))
         return b.vva_start[f], b.vva_start[f + 1], True
     return b.vgs[v], b.vgs[v + 1], False
 
@@ -741,7 +734,7 @@ def ban(m, s, v, a):
     ban_mask(m, s, v, _one_value(s.scratch, a), DROP)
 
 
-@inner
+@njit(cache=True, _nrt=False, inline="always")
 def restrict_to(m, s, v, a):
     """Ban every value of v but a: one `ban_mask` call, not one `ban` per value."""
     ban_mask(m, s, v, _one_value(s.scratch, a), KEEP)
@@ -801,7 +794,8 @@ def _force_group(b, g, force_in, gstart, gmember):
             return
         u = gmember[k]
         k += 1
-        if not meets(dom, u, gset, g) or inside(dom, u, gset, g):
+        row, g_row = np.uint64(u), np.uint64(g)
+        if not meets(dom, row, gset, g_row) or inside(dom, row, gset, g_row):
             continue  # no value of the group, or only values of the group: nothing to do
         _ban_mask(b, INDEX(u), gset[g], force_in)  # force in: keep the group's values
 
@@ -825,9 +819,10 @@ def _check_nogood(b, g, ng_start, ng_var, ng_set):
     open_literal = -1
     for q in range(ng_start[g], ng_start[g + 1]):
         u = ng_var[q]
-        if not meets(b.dom, u, ng_set, q):
+        row, q_row = np.uint64(u), np.uint64(q)
+        if not meets(b.dom, row, ng_set, q_row):
             return  # a literal that can no longer hold: the nogood is met
-        if not inside(b.dom, u, ng_set, q):
+        if not inside(b.dom, row, ng_set, q_row):
             if open_literal >= 0:
                 return  # two literals still open: nothing to conclude
             open_literal = q
@@ -840,7 +835,7 @@ def _check_nogood(b, g, ng_start, ng_var, ng_set):
 @inner
 def _exclude(m, s, v):
     """v is decided: ban every value sharing a resource with its value from v's co-members."""
-    a = first_value(s.dom, v)
+    a = first_value(s.dom, np.uint64(v))
     mask = s.scratch
     for t in range(m.var_ex_start[v], m.var_ex_start[v + 1]):
         g = m.var_ex[t]
@@ -853,7 +848,7 @@ def _exclude(m, s, v):
                 mask[0, b >> 6] |= np.uint64(1) << np.uint64(b & 63)
         for k in range(m.ex_start[g], m.ex_start[g + 1]):
             u = m.ex_member[k]
-            if u != v and meets(s.dom, u, mask, 0):
+            if u != v and meets(s.dom, np.uint64(u), mask, np.uint64(0)):
                 ban_mask(m, s, u, mask[0], DROP)
                 if s.ctr[FAILED] != 0:
                     return
@@ -1005,7 +1000,7 @@ def _lose_supports(b, m, allowed, v, first, end):
             while maybe != np.uint64(0):
                 x = w * 64 + trailing_zeros(maybe)
                 maybe &= maybe - np.uint64(1)
-                if not meets(supports, back + np.uint64(x), dom, v):
+                if not meets(supports, back + np.uint64(x), dom, np.uint64(v)):
                     _drop(b, j, x)
 
 
@@ -1047,7 +1042,7 @@ def connectivity_ok(m, s):
     musts = 0
     start = -1
     for v in range(m.n_vars):
-        if inside(dom, v, path, 0):
+        if inside(dom, np.uint64(v), path, np.uint64(0)):
             musts += 1
             if start < 0:
                 start = v
@@ -1059,15 +1054,15 @@ def connectivity_ok(m, s):
     while head < tail:
         v = bfs[head]
         head += 1
-        if inside(dom, v, path, 0):
+        if inside(dom, np.uint64(v), path, np.uint64(0)):
             reached += 1
         for e in range(edge_start[v], edge_start[v + 1]):
             j = edge_dst[e]
             if mark[j] == stamp:
                 continue
-            if not meets(dom, v, passes, edge_rel[e]):
+            if not meets(dom, np.uint64(v), passes, np.uint64(edge_rel[e])):
                 continue
-            if not meets(dom, j, passes, edge_rel[edge_rev[e]]):
+            if not meets(dom, np.uint64(j), passes, np.uint64(edge_rel[edge_rev[e]])):
                 continue
             mark[j] = stamp
             bfs[tail] = j
@@ -1078,7 +1073,7 @@ def connectivity_ok(m, s):
 # ---------------------------------------------------------------- the choice heap
 
 
-@helper("float64(uint64, int64, float64[::1], float64[::1], int32[::1], float64[::1])")
+@inner
 def heap_key(v, heuristic, sumw, sumwlw, size, noise):
     if heuristic == ENTROPY:
         total = sumw[v]
@@ -1088,14 +1083,14 @@ def heap_key(v, heuristic, sumw, sumwlw, size, noise):
     return float(v)
 
 
-@helper(f"void({HEAP}, int64, int64)")
+@inner
 def _swap(heap, hpos, i, j):
     a, b = heap[i], heap[j]
     heap[i], heap[j] = b, a
     hpos[b], hpos[a] = i, j
 
 
-@helper(f"void({HEAP}, float64[::1], int64)")
+@inner
 def _sift_up(heap, hpos, hkey, i):
     while i > 0:
         parent = (i - 1) >> 1
@@ -1106,7 +1101,7 @@ def _sift_up(heap, hpos, hkey, i):
             break
 
 
-@helper(f"void({HEAP}, float64[::1], int64, int64)")
+@inner
 def _sift_down(heap, hpos, hkey, n, i):
     while True:
         left = 2 * i + 1
@@ -1131,7 +1126,7 @@ def settle(heap, hpos, hkey, ctr, sumw, sumwlw, size, noise, touched, tflag, heu
     for k in range(ctr[NTOUCHED]):
         v = touched[k]
         tflag[v] = 0
-        i = hpos[v]
+        i = np.int64(hpos[v])  # heap positions as int64 (one copy of the heap kernels)
         if size[v] > 1:
             hkey[v] = heap_key(v, heuristic, sumw, sumwlw, size, noise)
             if i < 0:
@@ -1140,7 +1135,7 @@ def settle(heap, hpos, hkey, ctr, sumw, sumwlw, size, noise, touched, tflag, heu
                 hpos[v] = i
                 ctr[HSIZE] = i + 1
             _sift_up(heap, hpos, hkey, i)
-            _sift_down(heap, hpos, hkey, ctr[HSIZE], hpos[v])
+            _sift_down(heap, hpos, hkey, ctr[HSIZE], np.int64(hpos[v]))
         elif i >= 0:
             last = ctr[HSIZE] - 1
             _swap(heap, hpos, i, last)
@@ -1148,7 +1143,7 @@ def settle(heap, hpos, hkey, ctr, sumw, sumwlw, size, noise, touched, tflag, heu
             hpos[v] = -1
             if i < last:
                 _sift_up(heap, hpos, hkey, i)
-                _sift_down(heap, hpos, hkey, last, hpos[heap[i]])
+                _sift_down(heap, hpos, hkey, last, np.int64(hpos[heap[i]]))
     ctr[NTOUCHED] = 0
 
 
@@ -1241,7 +1236,7 @@ def begin_attempt(s, seed, heuristic):
             k = s.ctr[HSIZE]
             s.heap[k] = v
             s.hpos[v] = k
-            s.hkey[v] = heap_key(v, heuristic, s.sumw, s.sumwlw, s.size, s.noise)
+            s.hkey[v] = heap_key(np.int32(v), heuristic, s.sumw, s.sumwlw, s.size, s.noise)
             s.ctr[HSIZE] = k + 1
     for i in range(s.ctr[HSIZE] // 2 - 1, -1, -1):
         _sift_down(s.heap, s.hpos, s.hkey, s.ctr[HSIZE], i)
