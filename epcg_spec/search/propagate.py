@@ -776,8 +776,8 @@ def _force_group(b, g, force_in, gstart, gmember):
     """Group g is at a bound: ban its values from (or force them on) the undecided members.
 
     A group of at most 64 members visits only its possible members, the bits of g_mask (as
-    they were on entry). Inlined into `propagate`; each member's bans are one `_ban_mask`
-    call, not a second inlined copy of `_ban`.
+    they were on entry). Inlined into `propagate`, with one `_ban` site (a `_ban_mask` call
+    per member instead made Sudoku's proofs 1.4x slower).
     """
     dom, gset = b.dom, b.gset
     first, last = gstart[g], gstart[g + 1]
@@ -797,7 +797,12 @@ def _force_group(b, g, force_in, gstart, gmember):
         row, g_row = np.uint64(u), np.uint64(g)
         if not meets(dom, row, gset, g_row) or inside(dom, row, gset, g_row):
             continue  # no value of the group, or only values of the group: nothing to do
-        _ban_mask(b, INDEX(u), gset[g], force_in)  # force in: keep the group's values
+        for w in range(dom.shape[1]):
+            bits = dom[u, w] & (~gset[g, w] if force_in else gset[g, w])
+            while bits != np.uint64(0):
+                c = trailing_zeros(bits)
+                bits &= bits - np.uint64(1)
+                _ban(b, u, w * 64 + c)
 
 
 @inner
