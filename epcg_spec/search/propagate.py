@@ -70,10 +70,13 @@ propagate engine"): hot kernels are compiled with numba's runtime off (`_nrt=Fal
 passing the Model and State tuples costs no reference counts; kernels that run per ban take
 one `Bans` bundle (the two dozen arrays a ban reads or writes, from both tuples), never the
 whole Model and State; `ban`, `undo` and the group forcing are inlined into their callers,
-`propagate` is not; index tables are unsigned (`INDEX`); a model of support tables alone
-runs a loop of its own, without the group code and without support counts. numba's disk cache of a
-function is keyed on its own file only: after editing this module, delete the cached files
-of modules that inline its kernels (backtrack.py, sudoku/kernels.py).
+`propagate` is not, and a ban outside the propagation loop goes through `_ban_mask`; index
+tables are unsigned (`INDEX`); a model of support tables alone (a `SupportModel`) runs a
+loop of its own, without the group code and without support counts, and a kernel compiles
+only the loop of the models it is called with. Small helpers take one index type each,
+cast by their callers (one compiled copy each). numba's disk cache of a function is keyed
+on its own file only: after editing this module, delete the cached files of modules that
+inline its kernels (backtrack.py, sudoku/kernels.py).
 """
 
 from __future__ import annotations
@@ -82,6 +85,7 @@ from collections import namedtuple
 
 import numpy as np
 from numba import config, literal_unroll, njit
+from numba.extending import overload
 
 from ..core.rng import mix64, next_unit
 
@@ -122,6 +126,10 @@ KEEP, DROP = np.bool_(True), np.bool_(False)
 # of the Model and State tuples is code LLVM would compile for each kernel on a cold start.
 inner = njit(cache=True, _nrt=False, no_cpython_wrapper=True)
 
+# Small kernels called from many places take their indices as one type (bit-set rows as
+# uint64, heap positions as int64), cast by each caller: one compiled copy each, not one per
+# mix of integer types.
+
 ENTROPY_NOISE = 1e-6
 MRV_NOISE = 0.5
 
@@ -136,6 +144,15 @@ Model = namedtuple(
         "ex_use_start ex_use ex_user_start ex_user"
     ),
 )
+
+
+class SupportModel(Model):
+    """A Model of support tables alone (`supports` filled, no support counts, no groups,
+    nogoods or exclusions): a class, hence a numba type, of its own, from which kernels
+    choose their propagation loop when they are compiled (see `propagate`)."""
+
+    __slots__ = ()
+
 
 State = namedtuple(
     "State",
@@ -281,7 +298,7 @@ class Network:
             path = _bits(self._path)[None, :]
             for r in range(len(relations)):
                 passes[r] = _bits(self._passes.get(r, self._path) & self._path)
-        return Model(
+        return (SupportModel if plain else Model)(
             n_vars=n,
             n_values=nv,
             n_words=words,
@@ -296,13 +313,23 @@ class Network:
             supports=supports,
             compat0=compat0,
             **groups,
-            init_dom=_bits(self._domains),
+            init_dom=_bits(self._domains & ~_unsupported(n, lengths == 0, edge_start, edge_rel)),
             conn_on=int(self._path is not None),
             conn_path=path,
             conn_pass=passes,
             **_nogood_tables(n, nv, self._nogoods),
             **_exclusive_tables(n, nv, self._exclusive),
         )
+
+
+def _unsupported(n: int, lacking: np.ndarray, edge_start, edge_rel) -> np.ndarray:
+    """Per variable, the values that some edge's relation allows nothing next to (`lacking[r]`:
+    relation r's), as an n x values bool table: they are out of the initial domains."""
+    out = np.zeros((n, lacking.shape[1]), dtype=bool)
+    source = np.repeat(np.arange(n), np.diff(edge_start))
+    some = lacking.any(axis=1)[edge_rel]
+    np.logical_or.at(out, source[some], lacking[edge_rel[some]])
+    return out
 
 
 def _sorted_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -525,7 +552,7 @@ def has(dom, v, a):
     return (dom[v, a >> 6] >> np.uint64(a & 63)) & np.uint64(1) != np.uint64(0)
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def meets(a, i, b, j):
     """Rows a[i] and b[j] of two bit-set tables share a value (no array views: no refcounts)."""
     for w in range(a.shape[1]):  # noqa: SIM110 (numba compiles no generators)
@@ -534,7 +561,7 @@ def meets(a, i, b, j):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def inside(a, i, b, j):
     """Row a[i] holds no value outside row b[j]."""
     for w in range(a.shape[1]):  # noqa: SIM110 (numba compiles no generators)
@@ -544,15 +571,6 @@ def inside(a, i, b, j):
 
 
 @inner
-def _popcount(word):
-    count = 0
-    while word != np.uint64(0):
-        word &= word - np.uint64(1)
-        count += 1
-    return count
-
-
-@njit(cache=True, _nrt=False)
 def first_value(dom, v):
     """The lowest value in the domain of v (-1 if empty)."""
     for w in range(dom.shape[1]):
@@ -584,7 +602,7 @@ def _holding(b, v):
     that value (positions in vva_member): Sudoku's 3 groups of the digit instead of 27.
     """
     if b.size[v] == 1:
-        f = v * b.weights.shape[0] + first_value(b.dom, v)
+        f = v * b.weights.shape[0] + first_value(b.dom, np.uint64(v))
         return b.vva_start[f], b.vva_start[f + 1], True
     return b.vgs[v], b.vgs[v + 1], False
 
@@ -700,18 +718,26 @@ def ban_mask(m, s, v, mask, keep):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _one_value(scratch, a):
+    """Row 0 of `scratch` set to the bit set {a}, and returned."""
+    scratch[0, :] = 0
+    scratch[0, a >> 6] = np.uint64(1) << np.uint64(a & 63)
+    return scratch[0]
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def ban(m, s, v, a):
-    """Remove value a from v; it updates size, weight sums, group counters, trail and heap."""
-    _ban(bans(m, s), v, a)
+    """Remove value a from v; it updates size, weight sums, group counters, trail and heap.
+
+    Through `_ban_mask`, which every kernel compiles anyway: no inlined copy of `_ban`.
+    """
+    ban_mask(m, s, v, _one_value(s.scratch, a), DROP)
 
 
-@inner
+@njit(cache=True, _nrt=False, inline="always")
 def restrict_to(m, s, v, a):
     """Ban every value of v but a: one `ban_mask` call, not one `ban` per value."""
-    keep = s.scratch
-    keep[0, :] = 0
-    keep[0, a >> 6] = np.uint64(1) << np.uint64(a & 63)
-    ban_mask(m, s, v, keep[0], KEEP)
+    ban_mask(m, s, v, _one_value(s.scratch, a), KEEP)
 
 
 # ---------------------------------------------------------------- propagation
@@ -750,7 +776,8 @@ def _force_group(b, g, force_in, gstart, gmember):
     """Group g is at a bound: ban its values from (or force them on) the undecided members.
 
     A group of at most 64 members visits only its possible members, the bits of g_mask (as
-    they were on entry). Inlined into `propagate`, with one `_ban` site.
+    they were on entry). Inlined into `propagate`, with one `_ban` site (a `_ban_mask` call
+    per member instead made Sudoku's proofs 1.4x slower).
     """
     dom, gset = b.dom, b.gset
     first, last = gstart[g], gstart[g + 1]
@@ -767,7 +794,8 @@ def _force_group(b, g, force_in, gstart, gmember):
             return
         u = gmember[k]
         k += 1
-        if not meets(dom, u, gset, g) or inside(dom, u, gset, g):
+        row, g_row = np.uint64(u), np.uint64(g)
+        if not meets(dom, row, gset, g_row) or inside(dom, row, gset, g_row):
             continue  # no value of the group, or only values of the group: nothing to do
         for w in range(dom.shape[1]):
             bits = dom[u, w] & (~gset[g, w] if force_in else gset[g, w])
@@ -796,9 +824,10 @@ def _check_nogood(b, g, ng_start, ng_var, ng_set):
     open_literal = -1
     for q in range(ng_start[g], ng_start[g + 1]):
         u = ng_var[q]
-        if not meets(b.dom, u, ng_set, q):
+        row, q_row = np.uint64(u), np.uint64(q)
+        if not meets(b.dom, row, ng_set, q_row):
             return  # a literal that can no longer hold: the nogood is met
-        if not inside(b.dom, u, ng_set, q):
+        if not inside(b.dom, row, ng_set, q_row):
             if open_literal >= 0:
                 return  # two literals still open: nothing to conclude
             open_literal = q
@@ -811,7 +840,7 @@ def _check_nogood(b, g, ng_start, ng_var, ng_set):
 @inner
 def _exclude(m, s, v):
     """v is decided: ban every value sharing a resource with its value from v's co-members."""
-    a = first_value(s.dom, v)
+    a = first_value(s.dom, np.uint64(v))
     mask = s.scratch
     for t in range(m.var_ex_start[v], m.var_ex_start[v + 1]):
         g = m.var_ex[t]
@@ -824,24 +853,39 @@ def _exclude(m, s, v):
                 mask[0, b >> 6] |= np.uint64(1) << np.uint64(b & 63)
         for k in range(m.ex_start[g], m.ex_start[g + 1]):
             u = m.ex_member[k]
-            if u != v and meets(s.dom, u, mask, 0):
+            if u != v and meets(s.dom, np.uint64(u), mask, np.uint64(0)):
                 ban_mask(m, s, u, mask[0], DROP)
                 if s.ctr[FAILED] != 0:
                     return
 
 
-@njit(cache=True, _nrt=False)
-def propagate(m, s, rules):
+def propagate(m: Model, s: State, rules: int) -> bool:
     """Process queued groups and unprocessed bans to a fixpoint; False on a contradiction.
 
     A group is queued by the ban that changed its counters, and looked at before the next
     ban's neighbours: Sudoku's singles are found before the next cell is touched. A model of
-    support tables alone (plain Wave Function Collapse, `m.supports` filled) runs
+    support tables alone (plain Wave Function Collapse, a `SupportModel`) runs
     `_propagate_supports`, without the group, nogood and exclusion code and without support
-    counts: a value next door loses its last support when no value it allows is left.
+    counts: a value next door loses its last support when no value it allows is left. The
+    loop is chosen from the Model's class, in kernels from its numba type (the overload
+    below): a cold start compiles only the loop its models run.
     """
-    if len(m.supports) > 0:
-        return _propagate_supports(bans(m, s), m, s.scratch[1])
+    if isinstance(m, SupportModel):
+        return _propagate_supports(m, s, rules)
+    return _propagate_counts(m, s, rules)
+
+
+@overload(propagate)
+def _propagate_typed(m, s, rules):
+    """`propagate` in a kernel: the loop chosen when the kernel is typed."""
+    if m.instance_class is SupportModel:
+        return lambda m, s, rules: _propagate_supports(m, s, rules)
+    return lambda m, s, rules: _propagate_counts(m, s, rules)
+
+
+@njit(cache=True, _nrt=False)
+def _propagate_counts(m, s, rules):
+    """`propagate` for a model with support counts, groups, nogoods or exclusions."""
     b = bans(m, s)
     dom, size, compat, ctr = s.dom, s.size, s.compat, s.ctr
     trail_var, trail_val = s.trail_var, s.trail_val
@@ -896,12 +940,12 @@ def propagate(m, s, rules):
                 return False
 
 
-@inner
-def _propagate_supports(b, m, allowed):
+@njit(cache=True, _nrt=False)
+def _propagate_supports(m, s, rules):
     """`propagate` for a model of support tables alone (no support counts, see
-    `_lose_supports`). A kernel of its own rather than a second copy of the general loop in
-    `propagate`: half the code to compile. Each run of bans of one variable on the trail
-    is taken at once."""
+    `_lose_supports`; no groups, so `rules` is moot). Each run of bans of one variable on
+    the trail is taken at once."""
+    b, allowed = bans(m, s), s.scratch[1]
     ctr, trail_var = b.ctr, b.trail_var
     if ctr[FAILED] != 0:
         return False
@@ -961,7 +1005,7 @@ def _lose_supports(b, m, allowed, v, first, end):
             while maybe != np.uint64(0):
                 x = w * 64 + trailing_zeros(maybe)
                 maybe &= maybe - np.uint64(1)
-                if not meets(supports, back + np.uint64(x), dom, v):
+                if not meets(supports, back + np.uint64(x), dom, np.uint64(v)):
                     _drop(b, j, x)
 
 
@@ -1003,7 +1047,7 @@ def connectivity_ok(m, s):
     musts = 0
     start = -1
     for v in range(m.n_vars):
-        if inside(dom, v, path, 0):
+        if inside(dom, np.uint64(v), path, np.uint64(0)):
             musts += 1
             if start < 0:
                 start = v
@@ -1015,15 +1059,15 @@ def connectivity_ok(m, s):
     while head < tail:
         v = bfs[head]
         head += 1
-        if inside(dom, v, path, 0):
+        if inside(dom, np.uint64(v), path, np.uint64(0)):
             reached += 1
         for e in range(edge_start[v], edge_start[v + 1]):
             j = edge_dst[e]
             if mark[j] == stamp:
                 continue
-            if not meets(dom, v, passes, edge_rel[e]):
+            if not meets(dom, np.uint64(v), passes, np.uint64(edge_rel[e])):
                 continue
-            if not meets(dom, j, passes, edge_rel[edge_rev[e]]):
+            if not meets(dom, np.uint64(j), passes, np.uint64(edge_rel[edge_rev[e]])):
                 continue
             mark[j] = stamp
             bfs[tail] = j
@@ -1087,7 +1131,7 @@ def settle(heap, hpos, hkey, ctr, sumw, sumwlw, size, noise, touched, tflag, heu
     for k in range(ctr[NTOUCHED]):
         v = touched[k]
         tflag[v] = 0
-        i = hpos[v]
+        i = np.int64(hpos[v])  # heap positions as int64 (one copy of the heap kernels)
         if size[v] > 1:
             hkey[v] = heap_key(v, heuristic, sumw, sumwlw, size, noise)
             if i < 0:
@@ -1096,7 +1140,7 @@ def settle(heap, hpos, hkey, ctr, sumw, sumwlw, size, noise, touched, tflag, heu
                 hpos[v] = i
                 ctr[HSIZE] = i + 1
             _sift_up(heap, hpos, hkey, i)
-            _sift_down(heap, hpos, hkey, ctr[HSIZE], hpos[v])
+            _sift_down(heap, hpos, hkey, ctr[HSIZE], np.int64(hpos[v]))
         elif i >= 0:
             last = ctr[HSIZE] - 1
             _swap(heap, hpos, i, last)
@@ -1104,7 +1148,7 @@ def settle(heap, hpos, hkey, ctr, sumw, sumwlw, size, noise, touched, tflag, heu
             hpos[v] = -1
             if i < last:
                 _sift_up(heap, hpos, hkey, i)
-                _sift_down(heap, hpos, hkey, last, hpos[heap[i]])
+                _sift_down(heap, hpos, hkey, last, np.int64(hpos[heap[i]]))
     ctr[NTOUCHED] = 0
 
 
@@ -1131,78 +1175,56 @@ def choose_value(rng, sumw, dom, weights, v):
 def reset(m: Model, s: State, rules: int) -> bool:
     """Full domains, then the initial restrictions, propagated; False if contradictory.
 
-    Three kernels called from Python, not one: a kernel calling `propagate` holds one more
-    copy of it for LLVM to optimise on a cold start (docs/benchmarks.md, "Cold compile").
+    The set-up is numpy and the bans two kernels called from Python, not one kernel: a
+    kernel calling `propagate` holds one more copy of it for LLVM to optimise on a cold start
+    (docs/benchmarks.md, "Cold compile").
     """
+    _full_domains(m, s)
     _initial_bans(m, s)
-    return _end_reset(m, s, propagate(m, s, rules))
+    ok = propagate(m, s, rules)
+    s.gflag[:] = 0  # the trail and both queues emptied
+    s.ctr[[TRAIL_LEN, QHEAD, NTOUCHED, GQHEAD, GQLEN]] = 0
+    s.tflag[:] = 0
+    return bool(ok and connectivity_ok(m, s))
 
 
-@njit(cache=True)
+def _full_domains(m: Model, s: State) -> None:
+    """Every value in every domain, and the counters that go with it, before any ban."""
+    full = _bits(np.ones(m.n_values, dtype=bool))
+    s.dom[:] = full
+    s.size[:] = m.n_values
+    s.sumw[:] = np.cumsum(m.weights)[-1]  # added in order, as the bans subtract: same bits
+    s.sumwlw[:] = np.cumsum(m.wlogw)[-1]
+    for flags in (s.tflag, s.mark, s.fixed, s.ctr, s.gflag):
+        flags[:] = 0
+    s.hpos[:] = -1
+    s.compat[:] = m.compat0
+    members = np.diff(m.group_start)
+    possible = (m.group_set != 0).any(axis=1)
+    s.g_poss[:] = np.where(possible, members, 0)
+    s.g_fix[:] = np.where((full & ~m.group_set == 0).all(axis=1), members, 0)
+    slots = [(1 << min(int(c), 64)) - 1 for c in members]  # a bit per member, up to 64
+    s.g_mask[:] = np.where(possible, np.array(slots, dtype=np.uint64), np.uint64(0))
+    in_set = np.unpackbits(m.group_set.view(np.uint8), axis=1).sum(axis=1, dtype=np.int32)
+    s.m_in[:] = in_set[m.var_group]
+
+
+@njit(cache=True, _nrt=False)
 def _initial_bans(m, s):
-    """Full domains, then the initial restrictions banned and every group queued."""
-    n, nv, words = m.n_vars, m.n_values, m.n_words
-    full = np.zeros((1, words), dtype=np.uint64)
-    for a in range(nv):
-        full[0, a >> 6] |= np.uint64(1) << np.uint64(a & 63)
-    total_w = 0.0
-    total_wlw = 0.0
-    for a in range(nv):
-        total_w += m.weights[a]
-        total_wlw += m.wlogw[a]
-    for v in range(n):
-        s.dom[v, :] = full[0]
-        s.size[v] = nv
-        s.sumw[v] = total_w
-        s.sumwlw[v] = total_wlw
-        s.hpos[v] = -1
-        s.tflag[v] = 0
-        s.mark[v] = 0
-        s.fixed[v] = 0
-    s.compat[:, :] = m.compat0
-    for g in range(len(m.group_lo)):
-        count = m.group_start[g + 1] - m.group_start[g]
-        s.g_poss[g] = count if meets(full, 0, m.group_set, g) else 0
-        s.g_fix[g] = count if inside(full, 0, m.group_set, g) else 0
-        s.g_mask[g] = 0
-        for i in range(min(count, 64) if s.g_poss[g] > 0 else 0):
-            s.g_mask[g] |= np.uint64(1) << np.uint64(i)
-    for k in range(len(m.var_group)):
-        inner = 0
-        for w in range(words):
-            inner += _popcount(full[0, w] & m.group_set[m.var_group[k], w])
-        s.m_in[k] = inner
-    s.ctr[:] = 0
-    s.gflag[:] = 0
+    """The initial domains (`m.init_dom`) banned from full ones, every group queued, and the
+    nogoods and exclusions that hold before any ban applied."""
     b = bans(m, s)
-    for v in range(n):
+    for v in range(m.n_vars):
         _ban_mask(b, INDEX(v), m.init_dom[v], KEEP)
-    for v in range(n):  # values that no neighbour value supports at all
-        for e in range(m.edge_start[v], m.edge_start[v + 1]):
-            for a in range(nv):
-                r = m.edge_rel[e]
-                if m.rel_start[r, a + 1] == m.rel_start[r, a] and has(s.dom, v, a):
-                    _ban(b, v, a)
     for g in range(len(m.group_lo)):  # every group's bounds get one look
         _push_group(b, g)
     # (the index types `propagate` passes, so these calls share its compiled copies)
     for g in range(len(m.ng_start) - 1):  # nogoods that hold, or nearly, before any ban
         _check_nogood(b, np.int32(g), m.ng_start, m.ng_var, m.ng_set)
-    for v in range(n):  # members decided before any ban (a single value)
+    for v in range(m.n_vars):  # members decided before any ban (a single value)
         if m.var_ex_start[v] < m.var_ex_start[v + 1] and s.size[v] == 1 and s.fixed[v] == 0:
             s.fixed[v] = 1
             _exclude(m, s, INDEX(v))
-
-
-@njit(cache=True)
-def _end_reset(m, s, ok):
-    """After the initial propagation: the trail and queues emptied; False if contradictory."""
-    _clear_groups(s.ctr, s.gqueue, s.gflag)
-    s.ctr[TRAIL_LEN] = 0
-    s.ctr[QHEAD] = 0
-    s.ctr[NTOUCHED] = 0
-    s.tflag[:] = 0
-    return ok and connectivity_ok(m, s)
 
 
 @njit(cache=True, _nrt=False)
@@ -1219,28 +1241,36 @@ def begin_attempt(s, seed, heuristic):
             k = s.ctr[HSIZE]
             s.heap[k] = v
             s.hpos[v] = k
-            s.hkey[v] = heap_key(v, heuristic, s.sumw, s.sumwlw, s.size, s.noise)
+            s.hkey[v] = heap_key(np.int32(v), heuristic, s.sumw, s.sumwlw, s.size, s.noise)
             s.ctr[HSIZE] = k + 1
     for i in range(s.ctr[HSIZE] // 2 - 1, -1, -1):
         _sift_down(s.heap, s.hpos, s.hkey, s.ctr[HSIZE], i)
 
 
-@njit(cache=True)
-def decided_values(s):
+def decided_values(s: State) -> np.ndarray:
     """The value of every variable whose domain is a single value, -1 elsewhere."""
-    n = s.size.shape[0]
-    out = np.full(n, -1, dtype=np.int32)
-    for v in range(n):
-        if s.size[v] == 1:
-            out[v] = first_value(s.dom, v)
+    out = np.full(len(s.size), -1, dtype=np.int32)
+    decided = np.flatnonzero(s.size == 1)
+    rows = s.dom[decided]
+    word = (rows != 0).argmax(axis=1)
+    bit = rows[np.arange(len(decided)), word].astype(np.float64)  # a power of two: exact
+    out[decided] = word * 64 + np.frexp(bit)[1] - 1
     return out
 
 
 _STATE_FIELDS = tuple(range(len(State._fields)))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def load_state(source, target):
     """Copy every array of `source` into `target` (same model), inside a kernel."""
     for i in literal_unroll(_STATE_FIELDS):
-        target[i][...] = source[i]
+        _copy_into(target[i].reshape(-1), source[i].reshape(-1))
+
+
+@inner
+def _copy_into(target, source):
+    """Element by element: one small kernel per element type, where numba's `a[...] = b`
+    compiles its broadcasting assignment once per array type."""
+    for k in range(source.shape[0]):
+        target[k] = source[k]

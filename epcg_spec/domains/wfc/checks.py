@@ -99,6 +99,7 @@ def check_of(run: WfcRun) -> Callable[[State], bool] | None:
 
 @njit(cache=True)
 def _joined(dom, opens, u, d, v, dd, certain):
+    u, d, v, dd = np.uint64(u), np.uint64(d), np.uint64(v), np.uint64(dd)  # as propagate's
     if certain:
         return inside(dom, u, opens, d) and inside(dom, v, opens, dd)
     return meets(dom, u, opens, d) and meets(dom, v, opens, dd)
