@@ -101,13 +101,13 @@ def write_set(folder: Path, files: dict[str, str | bytes]) -> list[Path]:
     try:
         if target.is_dir():
             shutil.copymode(target, staging)
-        (staging / MANIFEST).write_text(json.dumps(sorted(files)), "utf-8")
+        (staging / MANIFEST).write_text(json.dumps(sorted(names)), "utf-8")
         for content, name in zip(files.values(), names, strict=True):
             path = os.path.join(staging, name)
             if os.sep in name:
                 os.makedirs(os.path.dirname(path), exist_ok=True)
             _write_new(path, content.encode("utf-8") if isinstance(content, str) else content)
-        folders = _carry_over(target, staging, set(files))
+        folders = _carry_over(target, staging, set(names))
         old = _swap(staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

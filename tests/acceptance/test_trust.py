@@ -417,6 +417,14 @@ def test_the_users_files_and_folders_in_out_are_kept(tmp_path):
     assert (folder / "result.json").read_text() == "2"
 
 
+def test_a_name_with_a_parent_step_is_remembered_as_the_file_it_wrote(tmp_path):
+    folder = tmp_path / "out"
+    files.write_set(folder, {"result.json": "1", "maps/../level.txt": "old"})
+    assert (folder / "level.txt").read_text() == "old"
+    files.write_set(folder, {"result.json": "2"})
+    assert sorted(p.name for p in folder.iterdir()) == [files.MANIFEST, "result.json"]
+
+
 def test_the_current_folder_is_refused_as_output(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     with pytest.raises(UsageError, match="current folder"):
