@@ -16,7 +16,7 @@ from epcg_spec.core.sizes import count_text
 from epcg_spec.spec.yaml_loader import load_yaml
 
 SPECS = Path(__file__).resolve().parents[3] / "specs"
-LIMIT_S = 1.0  # per input, in process (the bound)
+LIMIT_S = 1.0  # CPU seconds per input, in process (the bound; load stretches wall time)
 
 
 def _bomb(levels: int) -> str:
@@ -132,9 +132,9 @@ def test_hostile_spec_is_one_located_line_exit_1_within_a_second(case, tmp_path,
     name, text, expected = CASES[case]
     path = tmp_path / name
     path.write_text(text, "utf-8")
-    began = time.perf_counter()
+    began = time.process_time()
     code = main(["validate", "-q", str(path)])
-    seconds = time.perf_counter() - began
+    seconds = time.process_time() - began
     out = capsys.readouterr().out.splitlines()
     assert code == 1
     assert out and all(re.match(rf"{re.escape(str(path))}:\d+:\d+: \S", line) for line in out)
@@ -179,9 +179,9 @@ def test_count_text_is_exact_while_short_then_digits(n, text):
 
 
 def test_count_text_of_a_12000_digit_number_is_instant():
-    began = time.perf_counter()
+    began = time.process_time()
     assert re.fullmatch(r"about \d\.\d\de\+\d+ \(12,000 digits\)", count_text(10**11_999 * 3))
-    assert time.perf_counter() - began < 0.1
+    assert time.process_time() - began < 0.1
 
 
 def _cubing_grammar(levels: int, depth: int) -> str:
@@ -196,9 +196,9 @@ def _cubing_grammar(levels: int, depth: int) -> str:
 def test_a_tracery_count_past_14000_bits_is_refused_quickly(command, tmp_path, capsys):
     path = tmp_path / "cubes.yaml"
     path.write_text(_cubing_grammar(40, 40), "utf-8")
-    began = time.perf_counter()
+    began = time.process_time()
     assert main([command, str(path)]) == 1
-    assert time.perf_counter() - began < LIMIT_S
+    assert time.process_time() - began < LIMIT_S
     assert "error: the derivations number more than 2**14000" in capsys.readouterr().err
 
 
@@ -232,9 +232,9 @@ def test_a_nested_count_past_1000_children_is_located(tmp_path, capsys):
     rooms = tmp_path / "rooms-dungeon.epcg"
     rooms.write_text((SPECS / "rooms-dungeon.epcg").read_text("utf-8"))
     for path in (nested, rooms):
-        began = time.perf_counter()
+        began = time.process_time()
         assert main(["validate", "-q", str(path)]) == 1
-        assert time.perf_counter() - began < LIMIT_S
+        assert time.process_time() - began < LIMIT_S
         out = capsys.readouterr().out
         assert out.startswith(f"{nested}:15:9: the count 0-9223372036854775808 is more than 1,000")
 
@@ -247,8 +247,8 @@ def test_a_rooms_tree_past_1000_elements_is_located(tmp_path, capsys):
     rooms.write_text(
         (SPECS / "rooms-dungeon.epcg").read_text("utf-8").replace("depth: 2", "depth: 8")
     )
-    began = time.perf_counter()
+    began = time.process_time()
     assert main(["validate", "-q", str(rooms)]) == 1
-    assert time.perf_counter() - began < LIMIT_S
+    assert time.process_time() - began < LIMIT_S
     out = capsys.readouterr().out
     assert out.startswith(f"{rooms}:12:11: the tree holds more than 1,000 elements down to depth 8")
