@@ -22,7 +22,7 @@ Numba compiles and caches the module, inlining the kernels into this loop; passi
 them as arguments instead would miss the cache on every run (see DESIGN.md, Numba).
 """
 
-# ruff: noqa: F821
+# ruff: noqa: F401, F821
 
 import numpy as np
 from numba import njit, prange
@@ -203,33 +203,20 @@ def _mask_walk(b, start, end, P, S, T, scored, bs, br, bx, kept, x, lo, masks, t
         lo[d] = last
 
 
-@njit(cache=True, parallel=True)
-def run_pruned(starts, ends, P, S, T, groups, scored, counts, evaluated, pruned, bs, br, bx, kept):
-    """Walk every block [starts[b], ends[b]) in parallel; block b writes only slot b."""
-    for b in prange(starts.shape[0]):
+@njit(cache=True, nogil=True)
+def run_pruned(
+    lo, hi, starts, ends, P, S, T, groups, scored, counts, evaluated, pruned, bs, br, bx, kept
+):
+    """Walk blocks lo..hi - 1, each [starts[b], ends[b]); block b writes only slot b."""
+    for b in range(lo, hi):
         _prune_block(
-            np.int64(b),  # as typed outside the loop: one compile, not two (design.md)
-            starts[b],
-            ends[b],
-            P,
-            S,
-            T,
-            groups,
-            scored,
-            counts,
-            evaluated,
-            pruned,
-            bs,
-            br,
-            bx,
+            b, starts[b], ends[b], P, S, T, groups, scored, counts, evaluated, pruned, bs, br, bx,
             kept,
-        )
+        )  # fmt: skip
 
 
-@njit(cache=True, parallel=True)
-def run_scanned(starts, ends, P, S, scored, counts, evaluated, bs, br, bx, kept):
-    """Scan every block [starts[b], ends[b]) in parallel; block b writes only slot b."""
-    for b in prange(starts.shape[0]):
-        _scan_block(
-            np.int64(b), starts[b], ends[b], P, S, scored, counts, evaluated, bs, br, bx, kept
-        )
+@njit(cache=True, nogil=True)
+def run_scanned(lo, hi, starts, ends, P, S, scored, counts, evaluated, bs, br, bx, kept):
+    """Scan blocks lo..hi - 1, each [starts[b], ends[b]); block b writes only slot b."""
+    for b in range(lo, hi):
+        _scan_block(b, starts[b], ends[b], P, S, scored, counts, evaluated, bs, br, bx, kept)

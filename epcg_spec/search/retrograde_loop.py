@@ -27,13 +27,16 @@ successors are one and the same state and that state is unique. On the first lay
 the goal layer (free_last), every solvable state is unique: the last move may be any.
 
 A layer is judged in two passes over the same blocks: `scan_blocks` judges the canonical
-states, `fill_blocks` copies each other state's bits from its canonical state.
+states, `fill_blocks` copies each other state's bits from its canonical state. Each pass
+runs its blocks on threads (search/blocks.py), runs of them at a time, by a `nogil` kernel.
 """
 
-# ruff: noqa: F821
+# ruff: noqa: F401, F821
 
 import numpy as np
 from numba import njit, prange
+
+from epcg_spec.search.blocks import each_run
 
 RULE_MOVES = 1
 RULE_BOARDS = 2
@@ -77,7 +80,6 @@ def _judge(state, m, below, below_moves, below_boards, rules, G, moves):
     return 1, by_moves, by_boards
 
 
-@njit(cache=True, parallel=True)
 def scan_blocks(m, starts, ends, below, below_moves, below_boards, rules, free_last, G, out, tally):
     """Judge every canonical state of layer m in the rank blocks [starts[b], ends[b]).
 
@@ -85,11 +87,25 @@ def scan_blocks(m, starts, ends, below, below_moves, below_boards, rules, free_l
     (blocks start at multiples of 64 ranks, so each block writes its own words only; an
     empty array is not written); tally[b]: the block's counts of the three.
     """
-    for b in prange(starts.shape[0]):
-        moves = np.empty(MAX_MOVES, np.int64)
+    each_run(
+        lambda lo, hi: _scan_run(
+            lo, hi, m, starts, ends, below, below_moves, below_boards, rules, free_last, G, out,
+            tally,
+        ),
+        starts.shape[0],
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def _scan_run(
+    lo, hi, m, starts, ends, below, below_moves, below_boards, rules, free_last, G, out, tally
+):
+    """Blocks lo..hi - 1 of scan_blocks."""
+    moves = np.empty(MAX_MOVES, np.int64)
+    for b in range(lo, hi):
         _scan_block(
-            m, np.int64(b), starts[b], ends[b], below, below_moves, below_boards, rules,
-            free_last, G, out, tally, moves,
+            m, b, starts[b], ends[b], below, below_moves, below_boards, rules, free_last, G, out,
+            tally, moves,
         )  # fmt: skip
 
 
@@ -140,11 +156,16 @@ def _store(words, at, word):
         words[at] = word
 
 
-@njit(cache=True, parallel=True)
 def fill_blocks(m, starts, ends, G, out, tally):
     """After scan_blocks: set the bits of every other state from its canonical state's."""
-    for b in prange(starts.shape[0]):
-        _fill_block(m, np.int64(b), starts[b], ends[b], G, out, tally)
+    each_run(lambda lo, hi: _fill_run(lo, hi, m, starts, ends, G, out, tally), starts.shape[0])
+
+
+@njit(cache=True, nogil=True)
+def _fill_run(lo, hi, m, starts, ends, G, out, tally):
+    """Blocks lo..hi - 1 of fill_blocks."""
+    for b in range(lo, hi):
+        _fill_block(m, b, starts[b], ends[b], G, out, tally)
 
 
 @njit(cache=True, _nrt=False)
@@ -178,7 +199,6 @@ def _copy_bit(words, c, r):
     return np.int64(bit)
 
 
-@njit(cache=True, parallel=True)
 def predecessor_blocks(m, unique_below, starts, ends, below, rule, free_last, G, out, found):
     """The unique states of layer m, found among predecessors of layer m - 1's unique ones.
 
@@ -188,12 +208,23 @@ def predecessor_blocks(m, unique_below, starts, ends, below, rule, free_last, G,
     to U. So each unique P is found exactly once, from its U and its first solvable move.
     Block b writes the ranks it finds to out[b, :found[b]].
     """
-    for b in prange(starts.shape[0]):
-        moves = np.empty(MAX_MOVES, np.int64)
-        states = layer_buffer(MAX_PREDECESSORS)
-        back = np.empty(MAX_PREDECESSORS, np.int64)
+    each_run(
+        lambda lo, hi: _predecessor_run(
+            lo, hi, m, unique_below, starts, ends, below, rule, free_last, G, out, found
+        ),
+        starts.shape[0],
+    )
+
+
+@njit(cache=True, nogil=True)
+def _predecessor_run(lo, hi, m, unique_below, starts, ends, below, rule, free_last, G, out, found):
+    """Blocks lo..hi - 1 of predecessor_blocks."""
+    moves = np.empty(MAX_MOVES, np.int64)
+    states = layer_buffer(MAX_PREDECESSORS)
+    back = np.empty(MAX_PREDECESSORS, np.int64)
+    for b in range(lo, hi):
         _predecessor_block(
-            m, np.int64(b), unique_below, starts[b], ends[b], below, rule, free_last, G, out, found,
+            m, b, unique_below, starts[b], ends[b], below, rule, free_last, G, out, found,
             moves, states, back,
         )  # fmt: skip
 
