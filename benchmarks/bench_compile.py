@@ -61,13 +61,7 @@ def main() -> None:
     unknown = sorted(a for a in asked if a not in BUILDS and not Path(a).is_file())
     if unknown:
         sys.exit(f"unknown kind {unknown[0]!r}: choose from {', '.join(BUILDS)}, or a spec file")
-    chosen = asked or (["space"] if SMOKE else list(BUILDS))
-    builds = [
-        (item, SPECS / BUILDS[item][0], BUILDS[item][1])
-        if item in BUILDS
-        else (_kind_of(Path(item)), Path(item).resolve(), {})
-        for item in chosen
-    ]
+    builds = [resolve(item) for item in asked or (["space"] if SMOKE else list(BUILDS))]
     print(f"first build on a cold kernel and numba cache vs a warm rebuild; {os.cpu_count()} cores")
     print(f"{'kind':<9}{'spec':<24}{'cold wall':>10}{'cold CPU':>10}{'warm wall':>10}"
           f"{'warm CPU':>10}{'compile CPU':>12}")  # fmt: skip
@@ -80,6 +74,13 @@ def main() -> None:
             f"{kind:<9}{spec.name:<24}{cold_wall:>9.1f}s{cold_cpu:>9.1f}s"
             f"{warm_wall:>9.1f}s{warm_cpu:>9.1f}s{cold_cpu - warm_cpu:>11.1f}s"
         )
+
+
+def resolve(item: str) -> tuple[str, Path, dict[str, int]]:
+    """(kind, spec path, --param overrides) of a kind's shipped spec or of a spec file."""
+    if item in BUILDS:
+        return item, SPECS / BUILDS[item][0], BUILDS[item][1]
+    return _kind_of(Path(item)), Path(item).resolve(), {}
 
 
 def _kind_of(spec: Path) -> str:
