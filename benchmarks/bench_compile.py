@@ -7,7 +7,8 @@ the cache the first build filled. The warm build is the reference: what the firs
 spends beyond it is compiling. CPU seconds (user + sys of the build process) are printed
 beside wall seconds, as wall time on a shared machine also holds other people's work.
 
-Run: python benchmarks/bench_compile.py [--smoke] [KIND ...]   (smoke: the space kind only)
+Run: python benchmarks/bench_compile.py [--smoke] [KIND | SPEC ...]   (smoke: the space kind only)
+A SPEC is a spec file's path (any shipped spec, say specs/fling.yaml), built as it stands.
 """
 
 from __future__ import annotations
@@ -38,10 +39,9 @@ BUILDS: dict[str, tuple[str, dict[str, int]]] = {
 }
 
 
-def build(kind: str, caches: Path, out: Path) -> tuple[float, float]:
-    """(wall s, CPU s) of one `epcg-spec build` of `kind`'s spec in a fresh process."""
-    spec, params = BUILDS[kind]
-    argv = [sys.executable, "-m", "epcg_spec", "build", str(SPECS / spec), "--out", str(out)]
+def build(spec: Path, params: dict[str, int], caches: Path, out: Path) -> tuple[float, float]:
+    """(wall s, CPU s) of one `epcg-spec build` of `spec` in a fresh process."""
+    argv = [sys.executable, "-m", "epcg_spec", "build", str(spec), "--out", str(out)]
     argv += ["-q", *(f"--param={k}={v}" for k, v in params.items())]
     env = {**os.environ, "EPCG_CACHE_DIR": str(caches / "epcg")}
     env["NUMBA_CACHE_DIR"] = str(caches / "numba")
@@ -51,29 +51,44 @@ def build(kind: str, caches: Path, out: Path) -> tuple[float, float]:
     wall = time.perf_counter() - began
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
-        sys.exit(f"{kind}: build failed (exit {done.returncode}): {done.stderr[-2000:]}")
+        sys.exit(f"{spec.name}: build failed (exit {done.returncode}): {done.stderr[-2000:]}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu
 
 
 def main() -> None:
     asked = [a for a in sys.argv[1:] if not a.startswith("--")]
-    unknown = sorted(set(asked) - set(BUILDS))
+    unknown = sorted(a for a in asked if a not in BUILDS and not Path(a).is_file())
     if unknown:
-        sys.exit(f"unknown kind {unknown[0]!r}: choose from {', '.join(BUILDS)}")
-    kinds = asked or (["space"] if SMOKE else list(BUILDS))
+        sys.exit(f"unknown kind {unknown[0]!r}: choose from {', '.join(BUILDS)}, or a spec file")
+    builds = [resolve(item) for item in asked or (["space"] if SMOKE else list(BUILDS))]
     print(f"first build on a cold kernel and numba cache vs a warm rebuild; {os.cpu_count()} cores")
     print(f"{'kind':<9}{'spec':<24}{'cold wall':>10}{'cold CPU':>10}{'warm wall':>10}"
           f"{'warm CPU':>10}{'compile CPU':>12}")  # fmt: skip
-    for kind in kinds:
+    for kind, spec, params in builds:
         with tempfile.TemporaryDirectory(prefix=f"bench-compile-{kind}-") as folder:
             caches = Path(folder)
-            cold_wall, cold_cpu = build(kind, caches, caches / "cold")
-            warm_wall, warm_cpu = build(kind, caches, caches / "warm")
+            cold_wall, cold_cpu = build(spec, params, caches, caches / "cold")
+            warm_wall, warm_cpu = build(spec, params, caches, caches / "warm")
         print(
-            f"{kind:<9}{BUILDS[kind][0]:<24}{cold_wall:>9.1f}s{cold_cpu:>9.1f}s"
+            f"{kind:<9}{spec.name:<24}{cold_wall:>9.1f}s{cold_cpu:>9.1f}s"
             f"{warm_wall:>9.1f}s{warm_cpu:>9.1f}s{cold_cpu - warm_cpu:>11.1f}s"
         )
+
+
+def resolve(item: str) -> tuple[str, Path, dict[str, int]]:
+    """(kind, spec path, --param overrides) of a kind's shipped spec or of a spec file."""
+    if item in BUILDS:
+        return item, SPECS / BUILDS[item][0], BUILDS[item][1]
+    return _kind_of(Path(item)), Path(item).resolve(), {}
+
+
+def _kind_of(spec: Path) -> str:
+    """The `kind:` a spec file declares (its first such line), else its name, for the table."""
+    for line in spec.read_text("utf-8").splitlines():
+        if line.startswith("kind:"):
+            return line.split(":", 1)[1].strip()
+    return spec.stem
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ own part (its typing, lowering, and LLVM's optimisation of its module, which hol
 every kernel it reaches). Kernels compiled more than once (one copy per argument types) are
 listed with the arguments that differ.
 
-Run: python benchmarks/profile_compile.py KIND [--top N]
+Run: python benchmarks/profile_compile.py KIND|SPEC [--top N]   (SPEC: a spec file's path)
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
-from bench_compile import BUILDS, SPECS  # noqa: E402
+from bench_compile import BUILDS, resolve  # noqa: E402
 
 
 def name_of(dispatcher) -> str:
@@ -33,7 +33,7 @@ def name_of(dispatcher) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("kind", choices=sorted(BUILDS))
+    parser.add_argument("kind", help=f"one of {', '.join(BUILDS)}, or a spec file")
     parser.add_argument("--top", type=int, default=25)
     args = parser.parse_args()
     scratch = tempfile.mkdtemp(prefix="profile-compile-")
@@ -58,8 +58,10 @@ def main() -> None:
                 open_compiles[-1][3] += total
             done.append((total - callees, total, name, types))
 
-    spec, params = BUILDS[args.kind]
-    argv = ["build", str(SPECS / spec), "--out", f"{scratch}/out", "-q"]
+    if args.kind not in BUILDS and not Path(args.kind).is_file():
+        parser.error(f"{args.kind!r} is neither a kind ({', '.join(BUILDS)}) nor a spec file")
+    _, spec, params = resolve(args.kind)
+    argv = ["build", str(spec), "--out", f"{scratch}/out", "-q"]
     argv += [f"--param={k}={v}" for k, v in params.items()]
     began = time.process_time()
     with event.install_listener("numba:compile", Compiles()):

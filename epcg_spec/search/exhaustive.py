@@ -1,9 +1,10 @@
 """The exhaustive back end as a driver job: rank blocks, counted and folded into a top-k.
 
-The hot loop is `run_blocks` of a generated module (see exhaustive_loop.py). The blocks
-depend only on the space's size, so a shard is a contiguous run of blocks and the shards
-of a space together cover every block once; the per-block results are merged serially in
-block order, so the outcome never depends on threads, chunks, shards or a resume.
+The hot loops are `run_pruned` and `run_scanned` of a generated module (see
+exhaustive_loop.py), over runs of blocks on threads (blocks.py). The blocks depend only on
+the space's size, so a shard is a contiguous run of blocks and the shards of a space
+together cover every block once; the per-block results are merged serially in block
+order, so the outcome never depends on threads, chunks, shards or a resume.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import numpy as np
 
 from ..core.context import RunContext
 from . import driver, exhaustive_gpu
+from .blocks import each_run
 from .driver import Report
 
 MIN_BLOCK = 1 << 16  # ranks per block of a scan: about a millisecond of work
@@ -167,35 +169,14 @@ def _chunk(kernels: Kernels, starts, ends, prune: bool, top: int) -> Tally:
     arrays = (counts, evaluated)
     best_arrays = (best_score, best_rank, best_state, kept)
     starts, ends = np.ascontiguousarray(starts), np.ascontiguousarray(ends)
-    with numba.parallel_chunksize(1):  # blocks handed out one by one: their costs differ
-        _run_blocks(kernels, starts, ends, prune, arrays, pruned, best_arrays)
-    return Tally(int(counts.sum()), int(evaluated.sum()), int(pruned.sum()), _top(best_arrays, top))
-
-
-def _run_blocks(kernels: Kernels, starts, ends, prune: bool, arrays, pruned, best_arrays) -> None:
     if prune:
-        kernels.module.run_pruned(
-            starts,
-            ends,
-            kernels.params,
-            kernels.space_args,
-            kernels.tables,
-            kernels.groups,
-            kernels.scored,
-            *arrays,
-            pruned,
-            *best_arrays,
-        )
+        loop = kernels.module.run_pruned
+        args = (kernels.tables, kernels.groups, kernels.scored, *arrays, pruned, *best_arrays)
     else:
-        kernels.module.run_scanned(
-            starts,
-            ends,
-            kernels.params,
-            kernels.space_args,
-            kernels.scored,
-            *arrays,
-            *best_arrays,
-        )
+        loop, args = kernels.module.run_scanned, (kernels.scored, *arrays, *best_arrays)
+    space = (kernels.params, kernels.space_args)
+    each_run(lambda lo, hi: loop(lo, hi, starts, ends, *space, *args), n)
+    return Tally(int(counts.sum()), int(evaluated.sum()), int(pruned.sum()), _top(best_arrays, top))
 
 
 def _top(best_arrays: tuple, top: int) -> list[tuple[float, int, list[int]]]:

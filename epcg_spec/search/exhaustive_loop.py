@@ -22,7 +22,7 @@ Numba compiles and caches the module, inlining the kernels into this loop; passi
 them as arguments instead would miss the cache on every run (see DESIGN.md, Numba).
 """
 
-# ruff: noqa: F821
+# ruff: noqa: F401, F821
 
 import numpy as np
 from numba import njit, prange
@@ -160,26 +160,35 @@ def _mask_walk(b, start, end, P, S, T, scored, bs, br, bx, kept, x, lo, masks, t
     todo[d] holds the values x[d] has yet to take, keep[d] those the forward check (values a
     distinct group already holds) leaves; passed-over values count as pruned. lo[d] is the
     first rank of the current child at depth d, advanced past each child as it is left.
+    Each kernel the walk inlines has one call site (numba types and lowers every inlined
+    copy anew): a cold build of n-queens spent 5 s of CPU on this walk with two or more.
     """
     d = 0
     lo[0] = 0
-    todo[0] = space_candidates(x, 0, S)
-    keep[0] = todo[0] & ~forward(x, 0, P, T, masks)
-    while lo[d] < end:
+    fresh = True  # x[d]'s candidates are still to be found
+    while True:
+        if fresh:
+            todo[d] = space_candidates(x, d, S)
+            keep[d] = todo[d] & ~forward(x, d, P, T, masks)
+            fresh = False
+        if lo[d] >= end:
+            break
         open_ = todo[d] & keep[d]
         bit = open_ & (~open_ + np.uint64(1))
         passed = todo[d] & (bit - np.uint64(1)) if open_ != 0 else todo[d]
-        if passed != 0 and space_uniform(x, d, S):
-            x[d] = popcount((passed & (~passed + np.uint64(1))) - np.uint64(1))
-            size = space_subtree(x, d + 1, S) * popcount(passed)
-            tally[2] += _overlap(lo[d], lo[d] + size, start, end)
-            lo[d] += size
-            passed = np.uint64(0)
-        while passed != 0:
-            low = passed & (~passed + np.uint64(1))
-            passed ^= low
+        span = passed | bit  # the passed-over values, then the open one
+        size = 0
+        while span != 0:
+            low = span & (~span + np.uint64(1))
             x[d] = popcount(low - np.uint64(1))
             size = space_subtree(x, d + 1, S)
+            if low == bit:
+                break
+            if space_uniform(x, d, S):  # every passed-over value left at once
+                size *= popcount(span & ~bit)
+                span = bit
+            else:
+                span ^= low
             tally[2] += _overlap(lo[d], lo[d] + size, start, end)
             lo[d] += size
         if open_ == 0:
@@ -189,47 +198,32 @@ def _mask_walk(b, start, end, P, S, T, scored, bs, br, bx, kept, x, lo, masks, t
             lo[d] = lo[d + 1]
             continue
         todo[d] &= ~(bit | (bit - np.uint64(1)))
-        x[d] = popcount(bit - np.uint64(1))
         first = lo[d]
         if first >= end:
             break
-        last = first + space_subtree(x, d + 1, S)
+        last = first + size
         if _visit(b, d, first, last, start, end, P, T, scored, bs, br, bx, kept, x, masks, tally):
             d += 1
             lo[d] = first
-            todo[d] = space_candidates(x, d, S)
-            keep[d] = todo[d] & ~forward(x, d, P, T, masks)
+            fresh = True
             continue
         lo[d] = last
 
 
-@njit(cache=True, parallel=True)
-def run_pruned(starts, ends, P, S, T, groups, scored, counts, evaluated, pruned, bs, br, bx, kept):
-    """Walk every block [starts[b], ends[b]) in parallel; block b writes only slot b."""
-    for b in prange(starts.shape[0]):
+@njit(cache=True, nogil=True)
+def run_pruned(
+    lo, hi, starts, ends, P, S, T, groups, scored, counts, evaluated, pruned, bs, br, bx, kept
+):
+    """Walk blocks lo..hi - 1, each [starts[b], ends[b]); block b writes only slot b."""
+    for b in range(lo, hi):
         _prune_block(
-            np.int64(b),  # as typed outside the loop: one compile, not two (design.md)
-            starts[b],
-            ends[b],
-            P,
-            S,
-            T,
-            groups,
-            scored,
-            counts,
-            evaluated,
-            pruned,
-            bs,
-            br,
-            bx,
+            b, starts[b], ends[b], P, S, T, groups, scored, counts, evaluated, pruned, bs, br, bx,
             kept,
-        )
+        )  # fmt: skip
 
 
-@njit(cache=True, parallel=True)
-def run_scanned(starts, ends, P, S, scored, counts, evaluated, bs, br, bx, kept):
-    """Scan every block [starts[b], ends[b]) in parallel; block b writes only slot b."""
-    for b in prange(starts.shape[0]):
-        _scan_block(
-            np.int64(b), starts[b], ends[b], P, S, scored, counts, evaluated, bs, br, bx, kept
-        )
+@njit(cache=True, nogil=True)
+def run_scanned(lo, hi, starts, ends, P, S, scored, counts, evaluated, bs, br, bx, kept):
+    """Scan blocks lo..hi - 1, each [starts[b], ends[b]); block b writes only slot b."""
+    for b in range(lo, hi):
+        _scan_block(b, starts[b], ends[b], P, S, scored, counts, evaluated, bs, br, bx, kept)

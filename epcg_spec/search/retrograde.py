@@ -52,7 +52,6 @@ KERNEL_NAMES = (
     "layer_predecessors",
     "layer_is_canonical",
     "layer_canonical",
-    "layer_buffer",
     "MAX_MOVES",
     "MAX_PREDECESSORS",
     "STATE_TYPE",

@@ -4,7 +4,7 @@ This file is a template, never imported: for `--device gpu` the connector makes 
 generated module of its own, which imports from the CPU's generated module (the one with
 retrograde_loop.py) the loops it runs, `_scan_block`, `_fill_block` and `_predecessor_block`,
 and the sizes and type of their scratch: MAX_MOVES, MAX_PREDECESSORS and STATE_TYPE (the
-dtype of a state, as layer_buffer's). It also needs `cuda` (numba.cuda).
+dtype of a state). It also needs `cuda` (numba.cuda).
 
 Thread b runs the CPU template's own loop over block b (`_scan_block`, `_fill_block`,
 `_predecessor_block`) on scratch arrays local to the thread, and writes only what block b

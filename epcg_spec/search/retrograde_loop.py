@@ -16,9 +16,8 @@ by module-level name (G is the domain's table tuple, m a layer's number of piece
     layer_is_canonical(state, G) -> bool    whether the state stands for its class
     layer_canonical(state, G) -> state      the canonical state of its class, which has the
                                             same solvability and uniqueness (a symmetry)
-    layer_buffer(n) -> array                room for n states
     MAX_MOVES, MAX_PREDECESSORS             sizes of the scratch buffers
-    STATE_TYPE                              the dtype of a state (layer_buffer's)
+    STATE_TYPE                              the dtype of a state
 
 Layers are bit arrays of uint64 words, bit r of word r >> 6 for rank r. A state is
 solvable when a move leads to a solvable state; it is unique under the moves rule when
@@ -27,13 +26,16 @@ successors are one and the same state and that state is unique. On the first lay
 the goal layer (free_last), every solvable state is unique: the last move may be any.
 
 A layer is judged in two passes over the same blocks: `scan_blocks` judges the canonical
-states, `fill_blocks` copies each other state's bits from its canonical state.
+states, `fill_blocks` copies each other state's bits from its canonical state. Each pass
+runs its blocks on threads (search/blocks.py), each block one call of a `nogil` kernel.
 """
 
-# ruff: noqa: F821
+# ruff: noqa: F401, F821
 
 import numpy as np
 from numba import njit, prange
+
+from epcg_spec.search.blocks import each_run
 
 RULE_MOVES = 1
 RULE_BOARDS = 2
@@ -77,7 +79,6 @@ def _judge(state, m, below, below_moves, below_boards, rules, G, moves):
     return 1, by_moves, by_boards
 
 
-@njit(cache=True, parallel=True)
 def scan_blocks(m, starts, ends, below, below_moves, below_boards, rules, free_last, G, out, tally):
     """Judge every canonical state of layer m in the rank blocks [starts[b], ends[b]).
 
@@ -85,15 +86,30 @@ def scan_blocks(m, starts, ends, below, below_moves, below_boards, rules, free_l
     (blocks start at multiples of 64 ranks, so each block writes its own words only; an
     empty array is not written); tally[b]: the block's counts of the three.
     """
-    for b in prange(starts.shape[0]):
+
+    def run(lo, hi):
         moves = np.empty(MAX_MOVES, np.int64)
-        _scan_block(
-            m, np.int64(b), starts[b], ends[b], below, below_moves, below_boards, rules,
-            free_last, G, out, tally, moves,
-        )  # fmt: skip
+        for b in _run_blocks(lo, hi):
+            _scan_block(
+                m, b, _at(starts, b), _at(ends, b), below, below_moves, below_boards, rules,
+                free_last, G, out, tally, moves,
+            )  # fmt: skip
+
+    each_run(run, starts.shape[0])
 
 
-@njit(cache=True, _nrt=False)
+def _run_blocks(lo, hi):
+    """Blocks lo..hi - 1; an empty run, block 0 (with no ranks: it writes nothing, but its
+    kernel is compiled before the pass is timed)."""
+    return range(lo, hi) if hi > lo else range(1)
+
+
+def _at(bounds, b):
+    """bounds[b], or 0 past the end (the empty run's block)."""
+    return bounds[b] if b < bounds.shape[0] else np.int64(0)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def _scan_block(
     m, b, start, end, below, below_moves, below_boards, rules, free_last, G, out, tally, moves
 ):
@@ -129,9 +145,16 @@ def _scan_block(
             w2 = np.uint64(0)
         if r + 1 < end:
             state = layer_next(state, m, G)
-    tally[b, 0] = c0
-    tally[b, 1] = c1
-    tally[b, 2] = c2
+    _tally(tally, b, start, end, c0, c1, c2)
+
+
+@njit(cache=True, inline="always")
+def _tally(tally, b, start, end, c0, c1, c2):
+    """tally[b] = the block's three counts (an empty block writes nothing)."""
+    if end > start:
+        tally[b, 0] = c0
+        tally[b, 1] = c1
+        tally[b, 2] = c2
 
 
 @njit(cache=True, inline="always")
@@ -140,14 +163,17 @@ def _store(words, at, word):
         words[at] = word
 
 
-@njit(cache=True, parallel=True)
 def fill_blocks(m, starts, ends, G, out, tally):
     """After scan_blocks: set the bits of every other state from its canonical state's."""
-    for b in prange(starts.shape[0]):
-        _fill_block(m, np.int64(b), starts[b], ends[b], G, out, tally)
+
+    def run(lo, hi):
+        for b in _run_blocks(lo, hi):
+            _fill_block(m, b, _at(starts, b), _at(ends, b), G, out, tally)
+
+    each_run(run, starts.shape[0])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False)
 def _fill_block(m, b, start, end, G, out, tally):
     """One block of fill_blocks; its counts kept in locals and stored once at the end (the
     rows of `tally` of blocks that run side by side share cache lines)."""
@@ -163,9 +189,7 @@ def _fill_block(m, b, start, end, G, out, tally):
             c2 += _copy_bit(out[2], c, r)
         if r + 1 < end:
             state = layer_next(state, m, G)
-    tally[b, 0] = c0
-    tally[b, 1] = c1
-    tally[b, 2] = c2
+    _tally(tally, b, start, end, c0, c1, c2)
 
 
 @njit(cache=True, inline="always")
@@ -178,7 +202,6 @@ def _copy_bit(words, c, r):
     return np.int64(bit)
 
 
-@njit(cache=True, parallel=True)
 def predecessor_blocks(m, unique_below, starts, ends, below, rule, free_last, G, out, found):
     """The unique states of layer m, found among predecessors of layer m - 1's unique ones.
 
@@ -188,17 +211,21 @@ def predecessor_blocks(m, unique_below, starts, ends, below, rule, free_last, G,
     to U. So each unique P is found exactly once, from its U and its first solvable move.
     Block b writes the ranks it finds to out[b, :found[b]].
     """
-    for b in prange(starts.shape[0]):
+
+    def run(lo, hi):
         moves = np.empty(MAX_MOVES, np.int64)
-        states = layer_buffer(MAX_PREDECESSORS)
+        states = np.empty(MAX_PREDECESSORS, STATE_TYPE)
         back = np.empty(MAX_PREDECESSORS, np.int64)
-        _predecessor_block(
-            m, np.int64(b), unique_below, starts[b], ends[b], below, rule, free_last, G, out, found,
-            moves, states, back,
-        )  # fmt: skip
+        for b in _run_blocks(lo, hi):
+            _predecessor_block(
+                m, b, unique_below, _at(starts, b), _at(ends, b), below, rule, free_last, G,
+                out, found, moves, states, back,
+            )  # fmt: skip
+
+    each_run(run, starts.shape[0])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False)
 def _predecessor_block(
     m, b, unique_below, start, end, below, rule, free_last, G, out, found, moves, states, back
 ):
@@ -212,7 +239,8 @@ def _predecessor_block(
             if _only_route(p, back[i], u_rank, m, below, rule, free_last, G, moves):
                 out[b, n_found] = layer_rank(p, m, G)
                 n_found += 1
-    found[b] = n_found
+    if end > start:  # an empty block writes nothing
+        found[b] = n_found
 
 
 @njit(cache=True, inline="always")

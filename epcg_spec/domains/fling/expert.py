@@ -28,6 +28,7 @@ from ...core.errors import BuildError
 from .kernels import MAX_MOVES, Geometry, apply_move, is_legal, layer_moves, piece_count
 
 SOLVABLE, UNIQUE_MOVES, UNIQUE_BOARDS = 1, 2, 4
+FIRST_MOVE = 8  # a board's flags keep its first move to a solvable board from this bit on
 STACK = 64 * MAX_MOVES  # depth (pieces) x moves per board: enough for any walk
 DEFAULT_LIMIT = 5_000_000
 EDGES_PER_BOARD = 16  # the expert's memo holds (board, move) pairs: allow more of them
@@ -46,27 +47,22 @@ class Verdict:
     solutions: float  # sequences of moves that end with one piece
     brute_tree: float
     expert_tree: float
+    expert_follows: bool  # every move of the solution depends on the move before it
 
     @property
     def ratio(self) -> float:
         return self.brute_tree / self.expert_tree
 
-    def expert_follows(self, board: int, geometry: Geometry) -> bool:
-        """Whether every move of the solution depends on the move before it."""
-        return bool(_follows(np.uint64(board), np.array(self.solution, np.int64), geometry))
-
 
 def judge(board: int, geometry: Geometry, limit: int = DEFAULT_LIMIT) -> Verdict:
     """Solve, check and score one board (cells as the bits of `board`)."""
     root = np.uint64(board)
-    flags, nodes, wins = _walk(root, geometry, limit)
-    if len(flags) > limit:
+    reached, f, nodes, wins, solution, follows = _walk(root, geometry, limit)
+    if reached > limit:
         raise BuildError(
             f"a board of {piece_count(root)} pieces reaches more than {limit:,} distinct "
             f"boards; it is too large to judge on its own"
         )
-    f = flags[root]
-    solution = _solution(root, geometry, flags) if f & SOLVABLE else np.zeros(0, np.int64)
     expert = _expert_tree(root, geometry, EDGES_PER_BOARD * limit)
     if expert < 0:
         raise BuildError(
@@ -77,10 +73,11 @@ def judge(board: int, geometry: Geometry, limit: int = DEFAULT_LIMIT) -> Verdict
         solvable=bool(f & SOLVABLE),
         unique={"moves": bool(f & UNIQUE_MOVES), "boards": bool(f & UNIQUE_BOARDS)},
         solution=[int(m) for m in solution],
-        boards_reached=len(flags),
-        solutions=float(wins[root]),
-        brute_tree=float(nodes[root]),
+        boards_reached=int(reached),
+        solutions=float(wins),
+        brute_tree=float(nodes),
         expert_tree=float(expert),
+        expert_follows=bool(follows),
     )
 
 
@@ -88,7 +85,14 @@ def judge(board: int, geometry: Geometry, limit: int = DEFAULT_LIMIT) -> Verdict
 def _walk(root, G, limit):
     """Every board reachable from root, children first: its flags, the nodes of its full
     search tree (every sequence of legal moves) and how many of those sequences end with
-    one piece. Stops early once more than `limit` boards are met."""
+    one piece. Stops early once more than `limit` boards are met. Returns the boards met,
+    the root's flags, nodes and wins, a solution and whether the expert follows it.
+
+    Python gets scalars and arrays, not the dicts (boxing and reading a typed dict from
+    Python is more to compile), and the solution comes from the flags, which keep each
+    board's first move to a solvable board above FIRST_MOVE, not from a second walk over
+    the moves (each kernel inlined once more is compiled once more).
+    """
     flags = Dict.empty(key_type=types.uint64, value_type=types.int64)
     nodes = Dict.empty(key_type=types.uint64, value_type=types.float64)
     wins = Dict.empty(key_type=types.uint64, value_type=types.float64)
@@ -112,6 +116,7 @@ def _walk(root, G, limit):
         solvable = 0  # the successors' flags, as _flags reads them
         first = np.uint64(0)
         first_flags = 0
+        first_move = 0
         same = True
         for i in range(layer_moves(b, G, moves)):
             after = apply_move(b, moves[i], G)
@@ -129,13 +134,29 @@ def _walk(root, G, limit):
                 if solvable == 1:
                     first = after
                     first_flags = f
+                    first_move = moves[i]
                 elif after != first:
                     same = False
         if not opening:
-            flags[b] = _flags(piece_count(b), solvable, first_flags, same)
+            flags[b] = _flags(piece_count(b), solvable, first_flags, same) | (
+                first_move << FIRST_MOVE
+            )
             nodes[b] = total
             wins[b] = won
-    return flags, nodes, wins
+    if top > 0:  # stopped at the limit: the caller refuses the board
+        return len(flags), 0, 0.0, 0.0, np.zeros(0, np.int64), False
+    f = flags[root] & (SOLVABLE | UNIQUE_MOVES | UNIQUE_BOARDS)
+    solution = np.zeros(piece_count(root) - 1 if f & SOLVABLE else 0, np.int64)
+    path = np.empty(solution.shape[0] + 1, np.uint64)
+    path[0] = root
+    for step in range(solution.shape[0]):
+        solution[step] = flags[path[step]] >> FIRST_MOVE
+        path[step + 1] = apply_move(path[step], solution[step], G)
+    follows = True
+    for step in range(solution.shape[0] - 1):
+        if not _depends(path[step], solution[step], path[step + 1], solution[step + 1], G):
+            follows = False
+    return len(flags), f, nodes[root], wins[root], solution, follows
 
 
 @njit(cache=True, inline="always")
@@ -154,22 +175,6 @@ def _flags(m, solvable, first_flags, same):
     if same and first_flags & UNIQUE_BOARDS:
         flags |= UNIQUE_BOARDS
     return flags
-
-
-@njit(cache=True)
-def _solution(root, G, memo):
-    """The moves from root to one piece, each time the first move to a solvable board."""
-    out = np.empty(piece_count(root) - 1, np.int64)
-    moves = np.empty(MAX_MOVES, np.int64)
-    b = root
-    for step in range(out.shape[0]):
-        for i in range(layer_moves(b, G, moves)):
-            after = apply_move(b, moves[i], G)
-            if memo[after] & SOLVABLE:
-                out[step] = moves[i]
-                b = after
-                break
-    return out
 
 
 @njit(cache=True)  # called, not inlined: its two callers would each compile a copy
@@ -222,16 +227,3 @@ def _expert_tree(root, G, limit):
         if not opening:
             memo[(a, move)] = total
     return memo[(root, ROOT)]
-
-
-@njit(cache=True)
-def _follows(root, solution, G):
-    b = root
-    for step in range(solution.shape[0]):
-        after = apply_move(b, solution[step], G)
-        if step + 1 < solution.shape[0] and not _depends(
-            b, solution[step], after, solution[step + 1], G
-        ):
-            return False
-        b = after
-    return True

@@ -232,11 +232,6 @@ def layer_is_canonical(b, G):
     return (b & G.top_row) != ZERO and (b & G.left_column) != ZERO
 
 
-@kernel
-def layer_buffer(n):
-    return np.empty(n, STATE_TYPE)
-
-
 class Geometry(NamedTuple):
     """The tables of one board shape, passed to every kernel as G."""
 

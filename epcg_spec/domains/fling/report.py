@@ -42,7 +42,7 @@ class JudgedBoard:
             "solutions": verdict.solutions,
             "brute_tree": verdict.brute_tree,
             "expert_tree": verdict.expert_tree,
-            "expert_follows_solution": verdict.expert_follows(sum(1 << c for c in self.cells), g),
+            "expert_follows_solution": verdict.expert_follows,
         }
 
     def files(self, stem: str) -> dict[str, str]:
