@@ -114,6 +114,11 @@ INDEX = np.uint32
 # instead of support counts: no counts to stream, copy or restore
 SUPPORT_WORDS = 16
 
+# with support bit sets, each relation's supports of every byte of a domain (the union of the
+# rows of the values set in that byte), when all of them take at most this many bytes: a
+# neighbour is then revised by one lookup per byte of the domain, without a branch per value
+UNION_BYTES = 1 << 20
+
 # `keep` of `_ban_mask`: numpy booleans, so numba types them as bool, not as two literals
 # (a literal argument compiles one more copy of the kernel)
 KEEP, DROP = np.bool_(True), np.bool_(False)
@@ -129,7 +134,7 @@ Model = namedtuple(
     "Model",
     (
         "n_vars n_values n_words weights wlogw edge_start edge_dst edge_rel edge_rev rel_start "
-        "rel_val supports compat0 group_start group_member group_set group_lo group_hi "
+        "rel_val supports unions compat0 group_start group_member group_set group_lo group_hi "
         "var_group_start var_group var_slot vva_start vva_member max_set init_dom conn_on "
         "conn_path conn_pass "
         "ng_start ng_var ng_set ng_watch_start ng_watch ex_start ex_member var_ex_start var_ex "
@@ -272,6 +277,7 @@ class Network:
         count_type = _count_type(int(lengths.max()) if lengths.size else 0)
         plain = not (self._groups or self._nogoods or self._exclusive) and words <= SUPPORT_WORDS
         supports = _support_bits(relations, nv) if plain else np.zeros((0, words), np.uint64)
+        unions = _support_unions(supports, len(relations), nv)
         counted = len(edge_rel) and not plain  # support counts: only the general loop keeps them
         compat0 = lengths.astype(count_type)[edge_rel] if counted else _empty2(nv, count_type)
         groups = _group_tables(n, nv, words, self._groups)
@@ -294,6 +300,7 @@ class Network:
             rel_start=rel_start,
             rel_val=rel_val,
             supports=supports,
+            unions=unions,
             compat0=compat0,
             **groups,
             init_dom=_bits(self._domains),
@@ -399,6 +406,22 @@ def _support_bits(relations, nv: int) -> np.ndarray:
     for r, (a, b) in enumerate(relations):
         table[r, a, b] = True
     return _bits(table.reshape(-1, nv))
+
+
+def _support_unions(supports: np.ndarray, count: int, nv: int) -> np.ndarray:
+    """Row (r * bytes + c) * 256 + x: the union of the support rows of relation r of the
+    values c * 8 + i for the bits i of x (no rows if there are no supports, or too many)."""
+    words = supports.shape[1]
+    chunks = (nv + 7) // 8
+    if len(supports) == 0 or count * chunks * 256 * words * 8 > UNION_BYTES:
+        return np.zeros((0, words), np.uint64)
+    rows = np.zeros((count, chunks * 8, words), np.uint64)
+    rows[:, :nv] = supports.reshape(count, nv, words)
+    rows = rows.reshape(count, chunks, 8, words)
+    table = np.zeros((count, chunks, 256, words), np.uint64)
+    for i in range(8):  # the bytes with top bit i: those below, with value c * 8 + i added
+        table[:, :, 1 << i : 2 << i] = table[:, :, : 1 << i] | rows[:, :, i, None]
+    return table.reshape(-1, words)
 
 
 def _bits(mask: np.ndarray) -> np.ndarray:
@@ -930,6 +953,9 @@ def _lose_supports(b, m, allowed, v, first, end):
     dom, supports, trail_val = b.dom, m.supports, b.trail_val
     nv = np.uint64(m.n_values)
     words = dom.shape[1]
+    if len(m.unions) > 0:
+        _revise_bytes(b, m, v)
+        return
     revise = b.size[v] <= end - first
     for e in range(np.uint64(m.edge_start[v]), np.uint64(m.edge_start[v + 1])):
         j = m.edge_dst[e]
@@ -963,6 +989,31 @@ def _lose_supports(b, m, allowed, v, first, end):
                 maybe &= maybe - np.uint64(1)
                 if not meets(supports, back + np.uint64(x), dom, v):
                     _drop(b, j, x)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _revise_bytes(b, m, v):
+    """Keep only the values next door that some value of v allows: per word of the
+    neighbour's values, one lookup in `m.unions` per byte of v's domain."""
+    dom, unions = b.dom, m.unions
+    chunks = (m.n_values + 7) >> 3
+    for e in range(np.uint64(m.edge_start[v]), np.uint64(m.edge_start[v + 1])):
+        j = m.edge_dst[e]
+        rows = np.uint64(m.edge_rel[e]) * np.uint64(chunks * 256)
+        for w in range(dom.shape[1]):
+            allowed = np.uint64(0)
+            for u in range(dom.shape[1]):
+                row = rows + np.uint64(u * 2048)
+                left = dom[v, u]
+                while left != np.uint64(0):  # a loop LLVM does not turn into slow gathers
+                    allowed |= unions[row + (left & np.uint64(255)), w]
+                    left >>= np.uint64(8)
+                    row += np.uint64(256)
+            gone = dom[j, w] & ~allowed
+            while gone != np.uint64(0):
+                x = w * 64 + trailing_zeros(gone)
+                gone &= gone - np.uint64(1)
+                _drop(b, j, x)
 
 
 @njit(cache=True, _nrt=False, inline="always")
