@@ -21,7 +21,8 @@ Building a network (Python, once per problem)::
 at u that open the edge u -> v of relation r) makes connectivity follow exits, e.g. pipe ends;
 without it, adjacent path cells are joined. Relations are AC-4 support tables: each (variable,
 value, edge) keeps a count of supporting values at the edge's other end; a model of support
-tables alone keeps no counts but the supports as bit sets (`SUPPORT_WORDS`). A relation may be
+tables alone keeps no counts but the supports as bit sets (`SUPPORT_WORDS`), and, where they
+fit (`UNION_BYTES`), the union of the supports of every byte of a domain. A relation may be
 given as a dense table or, for large value sets with few allowed pairs (a room's position
 next to its parent's), as `net.relation(pairs=(a, b))`: only the allowed pairs are stored.
 
@@ -624,17 +625,36 @@ def _touch(b, v):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _drop(b, v, a):
-    """The part of a ban every variable needs: bit, size, weight sums, trail, touched set."""
-    b.dom[v, a >> 6] &= ~(np.uint64(1) << np.uint64(a & 63))
-    b.size[v] -= 1
-    b.sumw[v] -= b.weights[a]
-    b.sumwlw[v] -= b.wlogw[a]
+    """`_drop_word` of one value."""
+    _drop_word(b, v, np.int64(a >> 6), np.uint64(1) << np.uint64(a & 63))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _drop_word(b, j, w, gone):
+    """Drop the values of word w of j set in `gone` (all in its domain): the part of a ban
+    every variable needs: bits, size, weight sums (in the order of the values), trail,
+    touched set."""
+    if gone == np.uint64(0):
+        return
+    b.dom[j, w] &= ~gone
     k = b.ctr[TRAIL_LEN]
-    b.trail_var[k] = v
-    b.trail_val[k] = a
-    b.ctr[TRAIL_LEN] = k + 1
-    _touch(b, v)
-    if b.size[v] == 0:
+    start = k
+    sumw = b.sumw[j]
+    sumwlw = b.sumwlw[j]
+    while gone != np.uint64(0):
+        x = w * 64 + trailing_zeros(gone)
+        gone &= gone - np.uint64(1)
+        sumw -= b.weights[x]
+        sumwlw -= b.wlogw[x]
+        b.trail_var[k] = j
+        b.trail_val[k] = x
+        k += 1
+    b.sumw[j] = sumw
+    b.sumwlw[j] = sumwlw
+    b.ctr[TRAIL_LEN] = k
+    b.size[j] -= k - start
+    _touch(b, j)
+    if b.size[j] == 0:
         b.ctr[FAILED] = 1
 
 
@@ -946,9 +966,10 @@ def _propagate_supports(b, m, allowed):
 def _lose_supports(b, m, allowed, v, first, end):
     """Trail entries first..end-1 banned values of v: drop what v no longer supports next door.
 
-    Per edge, the cheaper of two ways: if v has no more values left than it lost, keep the
-    values of j that some value left in v allows; else look only at the values of j that a
-    lost value allowed, and drop those that no value left in v allows.
+    With support unions, by `_revise_bytes`; else per edge, the cheaper of two ways: if v
+    has no more values left than it lost, keep the values of j that some value left in v
+    allows; else look only at the values of j that a lost value allowed, and drop those that
+    no value left in v allows.
     """
     dom, supports, trail_val = b.dom, m.supports, b.trail_val
     nv = np.uint64(m.n_values)
@@ -993,27 +1014,31 @@ def _lose_supports(b, m, allowed, v, first, end):
 
 @njit(cache=True, _nrt=False, inline="always")
 def _revise_bytes(b, m, v):
-    """Keep only the values next door that some value of v allows: per word of the
-    neighbour's values, one lookup in `m.unions` per byte of v's domain."""
+    """Keep only the values next door that some value of v allows: per pair of words of
+    the neighbour's values, one lookup in `m.unions` per byte of v's domain (up to its last
+    byte that holds a value), with no branch per value."""
     dom, unions = b.dom, m.unions
+    words = dom.shape[1]
     chunks = (m.n_values + 7) >> 3
     for e in range(np.uint64(m.edge_start[v]), np.uint64(m.edge_start[v + 1])):
         j = m.edge_dst[e]
         rows = np.uint64(m.edge_rel[e]) * np.uint64(chunks * 256)
-        for w in range(dom.shape[1]):
+        for w in range(0, words, 2):  # two words of the neighbour's values per pass
+            next_w = min(w + 1, words - 1)
             allowed = np.uint64(0)
-            for u in range(dom.shape[1]):
+            next_allowed = np.uint64(0)
+            for u in range(words):
                 row = rows + np.uint64(u * 2048)
                 left = dom[v, u]
                 while left != np.uint64(0):  # a loop LLVM does not turn into slow gathers
-                    allowed |= unions[row + (left & np.uint64(255)), w]
+                    byte = row + (left & np.uint64(255))
+                    allowed |= unions[byte, w]
+                    next_allowed |= unions[byte, next_w]
                     left >>= np.uint64(8)
                     row += np.uint64(256)
-            gone = dom[j, w] & ~allowed
-            while gone != np.uint64(0):
-                x = w * 64 + trailing_zeros(gone)
-                gone &= gone - np.uint64(1)
-                _drop(b, j, x)
+            _drop_word(b, j, w, dom[j, w] & ~allowed)
+            if next_w > w:
+                _drop_word(b, j, next_w, dom[j, next_w] & ~next_allowed)
 
 
 @njit(cache=True, _nrt=False, inline="always")
