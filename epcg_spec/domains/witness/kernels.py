@@ -8,7 +8,7 @@ is a bitset of the slots (edges, then vertices) it uses. Tables come from `grid_
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ...spaces.bits import bit_index, lowest_bit, popcount
 from .model import PIECE, SQUARE, STAR, TRIANGLE, Grid
@@ -46,12 +46,12 @@ def has_slot(bits, s):
     return (bits[s >> 6] >> np.uint64(s & 63)) & ONE != ZERO
 
 
-@njit(cache=True, parallel=True)
-def region_labels(lines, nbr, side, labels, counts):
+@njit(cache=True, nogil=True)
+def region_labels(lo, hi, lines, nbr, side, labels, counts):
     """labels[i, c]: the region of cell c cut by line i (regions numbered from the lowest
-    cell up); counts[i]: how many regions line i makes."""
+    cell up); counts[i]: how many regions line i makes; for the lines lo <= i < hi."""
     cells = nbr.shape[0]
-    for i in prange(lines.shape[0]):
+    for i in range(lo, hi):
         line = lines[i]
         lab = labels[i]
         lab[:] = -1
@@ -76,10 +76,10 @@ def region_labels(lines, nbr, side, labels, counts):
         counts[i] = r
 
 
-@njit(cache=True, parallel=True)
-def region_masks(labels, start, masks):
-    """masks[start[i] + r]: the cell mask of region r of line i."""
-    for i in prange(labels.shape[0]):
+@njit(cache=True, nogil=True)
+def region_masks(lo, hi, labels, start, masks):
+    """masks[start[i] + r]: the cell mask of region r of line i, for lo <= i < hi."""
+    for i in range(lo, hi):
         for c in range(labels.shape[1]):
             masks[start[i] + labels[i, c]] |= ONE << np.uint64(c)
 
@@ -205,13 +205,13 @@ def check_line(i, L, P, R, scratch):
     return bad_colour == ZERO and bad_piece == ZERO
 
 
-@njit(cache=True, parallel=True)
-def base_filter(L, P, R, ok, fail_colour, fail_piece):
+@njit(cache=True, nogil=True)
+def base_filter(lo, hi, L, P, R, ok, fail_colour, fail_piece):
     """For a fixed base panel: ok[i] whether line i meets its line-local symbols, and the
-    regions of line i where the base symbols alone break the colour or piece rules."""
-    cells = L[1].shape[1]
-    for i in prange(L[0].shape[0]):
-        scratch = np.empty((3, cells), np.int64)
+    regions of line i where the base symbols alone break the colour or piece rules; for the
+    lines lo <= i < hi."""
+    scratch = np.empty((3, L[1].shape[1]), np.int64)
+    for i in range(lo, hi):
         ok[i] = line_local_ok(L[0][i], P, R[0])
         fail_colour[i], fail_piece[i] = region_failures(
             np.int64(i), L, P, R, scratch[0], scratch[1], scratch[2]

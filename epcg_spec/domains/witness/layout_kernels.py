@@ -12,7 +12,7 @@ times the position's weight), so each list entry is stored as its share of the r
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from ...spaces.bits import bit_index, lowest_bit, popcount
 from .kernels import has_slot
@@ -81,20 +81,20 @@ def _multisets(region, most, place, largest, out):
     return unique
 
 
-@njit(cache=True, parallel=True)
-def tiling_counts(masks, most, place, largest, capacity, counts):
+@njit(cache=True, nogil=True)
+def tiling_counts(lo, hi, masks, most, place, largest, capacity, counts):
     """counts[u]: how many multisets of at most `most` pieces tile masks[u] (-1: more than
-    `capacity`)."""
-    for u in prange(masks.shape[0]):
-        out = np.empty(capacity, np.int64)
+    `capacity`), for lo <= u < hi."""
+    out = np.empty(capacity, np.int64)
+    for u in range(lo, hi):
         counts[u] = _multisets(masks[u], most, place, largest, out)
 
 
-@njit(cache=True, parallel=True)
-def tiling_keys(masks, most, place, largest, capacity, start, keys):
-    """keys[start[u]:start[u + 1]]: the sorted multiset keys of masks[u]."""
-    for u in prange(masks.shape[0]):
-        out = np.empty(capacity, np.int64)
+@njit(cache=True, nogil=True)
+def tiling_keys(lo, hi, masks, most, place, largest, capacity, start, keys):
+    """keys[start[u]:start[u + 1]]: the sorted multiset keys of masks[u], for lo <= u < hi."""
+    out = np.empty(capacity, np.int64)
+    for u in range(lo, hi):
         n = _multisets(masks[u], most, place, largest, out)
         keys[start[u] : start[u] + n] = out[:n]
 

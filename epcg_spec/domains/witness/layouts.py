@@ -17,6 +17,7 @@ from ...compile.connector import generated_module, loop_template
 from ...core.context import RunContext
 from ...core.errors import BuildError
 from ...search import driver
+from ...search.blocks import each_run
 from ...search.driver import Report, checkpoint_key
 from ...spaces import CombinationSpace, ProductSpace, RadixSpace, space_kernel_args
 from ...spaces.codegen import space_kernel_source
@@ -195,14 +196,9 @@ def _line_arrays(spec: WitnessSpec, lines: LineSet) -> tuple:
     ok = np.zeros(n, np.bool_)
     fail_colour = np.zeros(n, np.uint64)
     fail_piece = np.zeros(n, np.uint64)
-    base_filter(
-        lines.kernel_args(),
-        spec.panel.arrays().kernel_args(),
-        rule_tables(spec.grid, spec.pieces),
-        ok,
-        fail_colour,
-        fail_piece,
-    )
+    args = (lines.kernel_args(), spec.panel.arrays().kernel_args())
+    tables = rule_tables(spec.grid, spec.pieces)
+    each_run(lambda lo, hi: base_filter(lo, hi, *args, tables, ok, fail_colour, fail_piece), n)
     keep = np.flatnonzero(ok).astype(np.int64)
     bits = np.ascontiguousarray(lines.bits[keep])
     on = np.unpackbits(bits.view(np.uint8), axis=1, bitorder="little").astype(np.bool_)
@@ -242,7 +238,8 @@ def _tiling_arrays(spec: WitnessSpec, lines: LineSet) -> tuple:
     reg_unique[eligible] = inverse.reshape(-1)
     place = placement_table(spec.pieces, spec.grid.width, spec.grid.height)
     counts = np.zeros(masks.shape[0], np.int64)
-    tiling_counts(masks, most, place, largest, TILING_CAPACITY, counts)
+    tiling = (masks, most, place, largest, TILING_CAPACITY)
+    each_run(lambda lo, hi: tiling_counts(lo, hi, *tiling, counts), len(masks))
     if (counts < 0).any():
         raise BuildError(
             f"a region can be tiled by more than {TILING_CAPACITY:,} different sets of at "
@@ -251,7 +248,7 @@ def _tiling_arrays(spec: WitnessSpec, lines: LineSet) -> tuple:
     start = np.zeros(masks.shape[0] + 1, np.int64)
     np.cumsum(counts, out=start[1:])
     keys = np.zeros(int(start[-1]), np.int64)
-    tiling_keys(masks, most, place, largest, TILING_CAPACITY, start, keys)
+    each_run(lambda lo, hi: tiling_keys(lo, hi, *tiling, start, keys), len(masks))
     return reg_unique, start, keys
 
 
@@ -333,7 +330,7 @@ def run_layouts(job: LayoutJob, ctx: RunContext) -> Outcome:
 def _chunk(module, args, first: int, blocks: int, per_block: int, words: int):
     counts = np.zeros((blocks, per_block), np.int32)
     bits = np.zeros((blocks, per_block if words else 0, max(words, 1)), np.uint64)
-    module.layout_blocks(first, counts, bits, *args)
+    each_run(lambda lo, hi: module.layout_blocks(lo, hi, first, counts, bits, *args), blocks)
     return counts, bits
 
 

@@ -11,6 +11,7 @@ from numba import njit
 
 from ...core.cache import cache_dir
 from ...core.errors import BuildError
+from ...search.blocks import each_run
 from ...search.layer_store import LayerStore
 from .kernels import grid_tables, region_labels, region_masks
 from .model import Grid
@@ -192,9 +193,9 @@ def line_set(grid: Grid) -> LineSet:
     nbr, side = grid_tables(grid)
     labels = np.empty((bits.shape[0], grid.cells), np.int8)
     counts = np.empty(bits.shape[0], np.int64)
-    region_labels(bits, nbr, side, labels, counts)
+    each_run(lambda lo, hi: region_labels(lo, hi, bits, nbr, side, labels, counts), len(bits))
     reg_start = np.zeros(bits.shape[0] + 1, np.int64)
     np.cumsum(counts, out=reg_start[1:])
     reg_mask = np.zeros(int(reg_start[-1]), np.uint64)
-    region_masks(labels, reg_start, reg_mask)
+    each_run(lambda lo, hi: region_masks(lo, hi, labels, reg_start, reg_mask), len(bits))
     return LineSet(grid, bits, labels, reg_start, reg_mask)
