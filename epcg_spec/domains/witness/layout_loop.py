@@ -6,7 +6,7 @@ beside `space_unrank(r, x, S)` of the positions' ranked space (spaces/codegen.py
 numba then inlines and caches with this loop (see DESIGN.md, Numba).
 """
 
-# ruff: noqa: F401, F821
+# ruff: noqa: F821
 
 import numpy as np
 from numba import njit, prange
@@ -18,17 +18,22 @@ from epcg_spec.domains.witness.layout_kernels import (
     only_crossings,
 )
 
+PARTS = 1024  # runs of blocks shared among the threads; each makes its scratch once
 
-@njit(cache=True, nogil=True)
-def layout_blocks(lo, hi, first, counts, bits, S, L, P, B, T):
-    """Blocks lo <= b < hi (positions of rank first + b); block b writes only counts[b] and
-    bits[b]. The caller shares runs of blocks among threads (search/blocks.py)."""
+
+@njit(cache=True, parallel=True)
+def layout_blocks(first, counts, bits, S, L, P, B, T):
+    """Block b (positions of rank first + b) writes only counts[b] and bits[b]."""
+    n = counts.shape[0]
+    parts = min(n, PARTS)
     crossings = bits.shape[1] == 0 and only_crossings(P, P[0].shape[0])
-    x = np.empty(P[0].shape[0], np.int64)
-    scratch = layout_scratch(counts.shape[1], x.shape[0], L, B)
-    for b in range(lo, hi):
-        space_unrank(first + b, x, S)
-        if crossings:  # one panel a block, each line's test a bit set's
-            counts[b, 0] = crossings_count(x, L, P, B, scratch)
-        else:
-            layout_block(x, counts[b], bits[b], L, P, B, T, scratch)
+    for part in prange(parts):
+        x = np.empty(P[0].shape[0], np.int64)
+        scratch = layout_scratch(counts.shape[1], x.shape[0], L, B)
+        run = np.int64(part)  # a prange index is unsigned: keep the ranks int64
+        for b in range(n * run // parts, n * (run + 1) // parts):
+            space_unrank(first + b, x, S)
+            if crossings:  # one panel a block, each line's test a bit set's
+                counts[b, 0] = crossings_count(x, L, P, B, scratch)
+            else:
+                layout_block(x, counts[b], bits[b], L, P, B, T, scratch)

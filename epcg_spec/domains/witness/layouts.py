@@ -330,7 +330,7 @@ def run_layouts(job: LayoutJob, ctx: RunContext) -> Outcome:
 def _chunk(module, args, first: int, blocks: int, per_block: int, words: int):
     counts = np.zeros((blocks, per_block), np.int32)
     bits = np.zeros((blocks, per_block if words else 0, max(words, 1)), np.uint64)
-    each_run(lambda lo, hi: module.layout_blocks(lo, hi, first, counts, bits, *args), blocks)
+    module.layout_blocks(first, counts, bits, *args)
     return counts, bits
 
 
