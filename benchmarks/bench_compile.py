@@ -57,6 +57,11 @@ def build(spec: Path, params: dict[str, int], caches: Path, out: Path) -> tuple[
 
 
 def main() -> None:
+    flags = sorted(a for a in sys.argv[1:] if a.startswith("-") and a != "--smoke")
+    if flags:
+        sys.exit(
+            f"unknown option {flags[0]!r}: give kinds, spec files and --smoke (see the docstring)"
+        )
     asked = [a for a in sys.argv[1:] if not a.startswith("--")]
     unknown = sorted(a for a in asked if a not in BUILDS and not Path(a).is_file())
     if unknown:
