@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numba
 
-RUNS_PER_THREAD = 8  # runs handed out per thread: blocks of unequal cost still balance
+RUNS_PER_THREAD = 64  # runs handed out per thread: blocks of unequal cost still balance
 
 
 def each_run(run: Callable[[int, int], None], count: int) -> None:
