@@ -1007,17 +1007,26 @@ def _propagate_supports(m, s, rules):
     if ctr[FAILED] != 0:
         return False
     while True:
-        first = ctr[QHEAD]
-        if first >= ctr[TRAIL_LEN]:
+        first, end = _take_run(ctr, trail_var)
+        if first == end:
             return True
-        v = trail_var[first]
-        end = first + 1
-        while end < ctr[TRAIL_LEN] and trail_var[end] == v:
-            end += 1
-        ctr[QHEAD] = end
-        _lose_supports(b, m, allowed, v, first, end)
+        _lose_supports(b, m, allowed, trail_var[first], first, end)
         if ctr[FAILED] != 0:
             return False
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _take_run(ctr, trail_var):
+    """The next run of bans of one variable on the trail, (first, end), with the queue's head
+    moved past it; first == end when the queue is empty."""
+    first = ctr[QHEAD]
+    end = first
+    if first < ctr[TRAIL_LEN]:
+        end = first + 1
+        while end < ctr[TRAIL_LEN] and trail_var[end] == trail_var[first]:
+            end += 1
+        ctr[QHEAD] = end
+    return first, end
 
 
 @inner
@@ -1029,15 +1038,10 @@ def _propagate_unions(b, m):
     if ctr[FAILED] != 0:
         return False
     while True:
-        first = ctr[QHEAD]
-        if first >= ctr[TRAIL_LEN]:
+        first, end = _take_run(ctr, trail_var)
+        if first == end:
             return True
-        v = trail_var[first]
-        end = first + 1
-        while end < ctr[TRAIL_LEN] and trail_var[end] == v:
-            end += 1
-        ctr[QHEAD] = end
-        _revise_bytes(b, m, v)
+        _revise_bytes(b, m, trail_var[first])
         if ctr[FAILED] != 0:
             return False
 
