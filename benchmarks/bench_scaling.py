@@ -210,18 +210,21 @@ def balance(n: int, most: int) -> None:
     sys.stdout.flush()
 
 
-def report(name: str, what: str, runs: list[Run]) -> None:
-    base = runs[0]
+def report_head(name: str, what: str) -> None:
     print(f"{name}: {what}")
     print(f"  {'threads':>7} {'seconds':>9} {'speedup':>8} {'per thread':>10} {'CPU s':>8}")
-    for r in runs:
-        cpu = f"{r.cpu:8.2f}" if r.cpu is not None else f"{'-':>8}"
-        if base.seconds > 0 and r.seconds > 0:  # (a result's seconds are rounded to 1 ms)
-            speedup = base.seconds / r.seconds
-            ratios = f"{speedup:7.2f}x {speedup / (r.threads / base.threads):9.0%}"
-        else:
-            ratios = f"{'-':>8} {'-':>10}"
-        print(f"  {r.threads:>7} {r.seconds:9.3f} {ratios} {cpu}")
+    sys.stdout.flush()
+
+
+def report_row(base: Run, r: Run) -> None:
+    """One thread count's row, printed as soon as it is measured (a long run shows progress)."""
+    cpu = f"{r.cpu:8.2f}" if r.cpu is not None else f"{'-':>8}"
+    if base.seconds > 0 and r.seconds > 0:  # (a result's seconds are rounded to 1 ms)
+        speedup = base.seconds / r.seconds
+        ratios = f"{speedup:7.2f}x {speedup / (r.threads / base.threads):9.0%}"
+    else:
+        ratios = f"{'-':>8} {'-':>10}"
+    print(f"  {r.threads:>7} {r.seconds:9.3f} {ratios} {cpu}")
     sys.stdout.flush()
 
 
@@ -275,10 +278,12 @@ def main() -> None:
             what, make, cpu = cases[name]
             run = make()
             repeats = args.repeats if name.startswith("queens") else 1
-            runs = [measured(t, run, cpu, repeats) for t in thread_counts(most)]
-            for r in runs[1:]:
-                assert r.outcome == runs[0].outcome, f"{name}: {r.threads} threads differ"
-            report(name, what, runs)
+            report_head(name, what)
+            runs: list[Run] = []
+            for threads in thread_counts(most):
+                runs.append(measured(threads, run, cpu, repeats))
+                assert runs[-1].outcome == runs[0].outcome, f"{name}: {threads} threads differ"
+                report_row(runs[0], runs[-1])
         if "queens-pruned" in only and not args.smoke:
             balance(pruned, most)
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
