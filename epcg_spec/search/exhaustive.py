@@ -17,7 +17,7 @@ import numpy as np
 
 from ..core.context import RunContext
 from . import driver, exhaustive_gpu
-from .blocks import each_run
+from .blocks import each_claimed
 from .driver import Report
 
 MIN_BLOCK = 1 << 16  # ranks per block of a scan: about a millisecond of work
@@ -175,7 +175,7 @@ def _chunk(kernels: Kernels, starts, ends, prune: bool, top: int) -> Tally:
     else:
         loop, args = kernels.module.run_scanned, (kernels.scored, *arrays, *best_arrays)
     space = (kernels.params, kernels.space_args)
-    each_run(lambda lo, hi: loop(lo, hi, starts, ends, *space, *args), n)
+    each_claimed(lambda following, size: loop(following, size, n, starts, ends, *space, *args), n)
     return Tally(int(counts.sum()), int(evaluated.sum()), int(pruned.sum()), _top(best_arrays, top))
 
 

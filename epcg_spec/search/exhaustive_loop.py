@@ -27,6 +27,8 @@ them as arguments instead would miss the cache on every run (see DESIGN.md, Numb
 import numpy as np
 from numba import njit, prange
 
+from epcg_spec.search.blocks import claim
+
 
 @njit(cache=True, _nrt=WALK_NRT)
 def _offer(b, rank, value, x, best_score, best_rank, best_state, kept):
@@ -212,18 +214,28 @@ def _mask_walk(b, start, end, P, S, T, scored, bs, br, bx, kept, x, lo, masks, t
 
 @njit(cache=True, nogil=True)
 def run_pruned(
-    lo, hi, starts, ends, P, S, T, groups, scored, counts, evaluated, pruned, bs, br, bx, kept
-):
-    """Walk blocks lo..hi - 1, each [starts[b], ends[b]); block b writes only slot b."""
-    for b in range(lo, hi):
-        _prune_block(
-            b, starts[b], ends[b], P, S, T, groups, scored, counts, evaluated, pruned, bs, br, bx,
-            kept,
-        )  # fmt: skip
+    following, size, count, starts, ends, P, S, T, groups, scored, counts, evaluated, pruned,
+    bs, br, bx, kept,
+):  # fmt: skip
+    """Walk the runs of `size` blocks this thread claims (search/blocks.py) until blocks
+    0..count - 1 are all taken, block b over [starts[b], ends[b]), writing only slot b."""
+    lo = claim(following, size)
+    while lo < count:
+        for b in range(lo, min(lo + size, count)):
+            _prune_block(
+                b, starts[b], ends[b], P, S, T, groups, scored, counts, evaluated, pruned, bs,
+                br, bx, kept,
+            )  # fmt: skip
+        lo = claim(following, size)
 
 
 @njit(cache=True, nogil=True)
-def run_scanned(lo, hi, starts, ends, P, S, scored, counts, evaluated, bs, br, bx, kept):
-    """Scan blocks lo..hi - 1, each [starts[b], ends[b]); block b writes only slot b."""
-    for b in range(lo, hi):
-        _scan_block(b, starts[b], ends[b], P, S, scored, counts, evaluated, bs, br, bx, kept)
+def run_scanned(
+    following, size, count, starts, ends, P, S, scored, counts, evaluated, bs, br, bx, kept
+):
+    """Scan the runs of `size` blocks this thread claims, as run_pruned walks them."""
+    lo = claim(following, size)
+    while lo < count:
+        for b in range(lo, min(lo + size, count)):
+            _scan_block(b, starts[b], ends[b], P, S, scored, counts, evaluated, bs, br, bx, kept)
+        lo = claim(following, size)
