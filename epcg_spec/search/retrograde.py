@@ -37,6 +37,7 @@ from ..core.context import RunContext
 from ..core.errors import BuildError, Interrupted
 from ..core.files import atomic_write
 from . import driver, gpu, retrograde_gpu
+from .blocks import sorted_side_by_side
 from .layer_store import Damaged, LayerStore
 
 FORMAT = 2  # of the stored layers and of what they mean: bump it when either changes
@@ -395,7 +396,8 @@ class Retrograde:
             save,
             ("predecessors", {"rule": rule, "m": m}),
         )
-        self._save_unique(rule, m, np.sort(np.fromfile(part, np.int64)), clock.spent())
+        ranks = sorted_side_by_side(np.fromfile(part, np.int64))
+        self._save_unique(rule, m, ranks, clock.spent())
         part.unlink()
         self._path(job + ".json").unlink()
         clock.charge(report)
@@ -421,7 +423,8 @@ class Retrograde:
                 m, unique_below, starts[lo:hi], ends[lo:hi], below, code, free_last,
                 self.space.tables, out, found,
             )  # fmt: skip
-            return int(found.sum()), [out[b, : found[b]].copy() for b in range(hi - lo)]
+            ranks = [row[:k] for row, k in zip(out, found, strict=True)]
+            return int(found.sum()), [np.concatenate(ranks)] if ranks else []
 
         return starts, ends, work
 
@@ -435,12 +438,7 @@ class Retrograde:
             share = 1 - int(ends[-1] - starts[first]) / int(ends[-1] - starts[0])
             label += f" (going on from {share:.1%})"
         job = _BlocksJob(label, starts, ends, work, remote=remote)
-        before = numba.get_parallel_chunksize()
-        numba.set_parallel_chunksize(1)  # hand blocks out one by one: their costs differ
-        try:
-            report = driver.run(job, self.ctx, None, _StoreCheckpoint(first, count, save))
-        finally:
-            numba.set_parallel_chunksize(before)
+        report = driver.run(job, self.ctx, None, _StoreCheckpoint(first, count, save))
         if report.stopped:
             raise Interrupted(
                 f"{label}: stopped after {report.lo + report.done:,} of {len(starts):,} blocks; "
