@@ -19,7 +19,7 @@ largest always included; every run must give the same result as the first:
     pruned    14-queens            14-queens           8-queens
     scan      12-queens            12-queens           8-queens
     fling     8-piece layer        7-piece layer       4-piece layer
-    sudoku    2,000 puzzles        200 puzzles         2 puzzles
+    sudoku    20,000 puzzles       2,000 puzzles       2 puzzles
 
 After the runs (but with --smoke), a load-proof view of the pruned walk's balance: every
 block's CPU time alone on one thread, and the share of T threads' time those blocks keep
@@ -64,8 +64,8 @@ from epcg_spec.spec.load import load_spec  # noqa: E402
 
 SPECS = ROOT / "specs"
 SIZES = {  # setting -> (pruned n, scan n, fling pieces, sudoku puzzles)
-    "default": (14, 12, 8, 2000),
-    "quick": (14, 12, 7, 200),
+    "default": (14, 12, 8, 20000),
+    "quick": (14, 12, 7, 2000),
     "smoke": (8, 8, 4, 2),
 }
 SETTINGS = ("queens-pruned", "queens-scan", "fling-layer", "sudoku-items")

@@ -238,7 +238,9 @@ class ClusterExecutor:
         submitted = following
         while following < hi:
             while submitted < hi and len(pending) < slots:
-                stop = min(submitted + size, hi)
+                # no task so large that the work left would leave a worker idle
+                share = size if job.fixed else min(size, max(1, (hi - submitted) // slots))
+                stop = min(submitted + share, hi)
                 future = client.submit(_work, self.recipe, submitted, stop, pure=False)
                 pending[submitted] = (stop, future)
                 arrivals.add(future)
