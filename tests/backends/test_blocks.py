@@ -1,0 +1,109 @@
+"""search/blocks.py: every block exactly once, whatever the thread count; errors raised."""
+
+from __future__ import annotations
+
+import multiprocessing
+
+import numba
+import numpy as np
+import pytest
+from numba import njit
+
+from epcg_spec.search import blocks
+
+
+@njit(nogil=True)
+def _mark(following, size, count, seen):
+    lo = blocks.claim(following, size)
+    while lo < count:
+        for b in range(lo, min(lo + size, count)):
+            seen[b] += 1
+        lo = blocks.claim(following, size)
+
+
+@pytest.fixture(params=[1, 2], ids=["1 thread", "2 threads"])
+def threads(request):
+    before = numba.get_num_threads()
+    numba.set_num_threads(min(request.param, numba.config.NUMBA_NUM_THREADS))
+    yield request.param
+    numba.set_num_threads(before)
+
+
+@pytest.mark.parametrize("count", [0, 1, 7, 513, 100_003])
+def test_claimed_runs_cover_every_block_once(threads, count):
+    seen = np.zeros(count, np.int64)
+    blocks.each_claimed(lambda following, size: _mark(following, size, count, seen), count)
+    assert seen.tolist() == [1] * count
+
+
+def test_claim_returns_the_start_before_the_add():
+    following = np.array([5], np.int64)
+
+    @njit
+    def twice(following):
+        return blocks.claim(following, 3), blocks.claim(following, np.int32(4))
+
+    assert twice(following) == (5, 8)
+    assert following[0] == 12
+
+
+@pytest.mark.parametrize("count", [0, 1, 7, 5000])
+def test_runs_cover_every_block_once(threads, count):
+    seen = np.zeros(max(count, 1), np.int64)
+
+    def run(lo: int, hi: int) -> None:
+        seen[lo:hi] += 1
+
+    blocks.each_run(run, count)
+    assert seen[:count].tolist() == [1] * count
+
+
+def test_an_error_on_a_helper_thread_is_raised_once_every_thread_is_done():
+    done = []
+
+    def task() -> None:
+        if len(done) == 1:
+            done.append("failed")
+            raise ValueError("block 3 failed")
+        done.append("worked")
+
+    with pytest.raises(ValueError, match="block 3 failed"):
+        blocks.side_by_side(task, 3)
+    assert sorted(done) == ["failed", "worked", "worked"]
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        np.random.default_rng(1).integers(0, 1 << 40, 300_000),
+        np.random.default_rng(2).integers(0, 3, 200_000),  # few distinct values: parts empty
+        np.arange(250_000, 0, -1),
+        np.arange(10),
+        np.zeros(0, np.int64),
+    ],
+    ids=["random", "duplicates", "descending", "small", "empty"],
+)
+def test_the_sort_side_by_side_equals_numpys(threads, values):
+    assert np.array_equal(blocks.sorted_side_by_side(values), np.sort(values))
+
+
+def _child_runs(queue) -> None:
+    seen = np.zeros(100, np.int64)
+    blocks.each_run(lambda lo, hi: seen.__setitem__(slice(lo, hi), seen[lo:hi] + 1), 100)
+    queue.put(seen.tolist() == [1] * 100)
+
+
+def test_a_forked_child_starts_its_own_threads():
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("one thread: no helper threads to lose")
+    numba.set_num_threads(2)
+    blocks.side_by_side(lambda: None, 2)  # the parent's helper thread exists now
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_child_runs, args=(queue,))
+    child.start()
+    child.join(timeout=60)
+    alive = child.is_alive()
+    if alive:
+        child.kill()
+    assert not alive and child.exitcode == 0 and queue.get(timeout=5)
