@@ -238,8 +238,7 @@ class ClusterExecutor:
         submitted = following
         while following < hi:
             while submitted < hi and len(pending) < slots:
-                # no task so large that the work left would leave a worker idle
-                share = size if job.fixed else min(size, max(1, (hi - submitted) // slots))
+                share = size if job.fixed else task_units(size, hi - submitted, slots)
                 stop = min(submitted + share, hi)
                 future = client.submit(_work, self.recipe, submitted, stop, pure=False)
                 pending[submitted] = (stop, future)
@@ -256,6 +255,12 @@ class ClusterExecutor:
                 stop, partial = done.pop(following)
                 yield stop, partial
                 following = stop
+
+
+def task_units(size: int, left: int, slots: int) -> int:
+    """Units in the next task: `size` (sized by time), but never so many that the `left`
+    units would not fill every task slot: a short run keeps every worker busy."""
+    return min(size, max(1, left // slots))
 
 
 _jobs: dict[int, tuple[str, Job]] = {}  # on a worker: each thread's latest job, by recipe

@@ -294,3 +294,16 @@ def test_a_store_a_worker_cannot_see_is_one_line(tmp_path):
         finally:
             worker.kill()
             worker.wait()
+
+
+@pytest.mark.parametrize(
+    ("size", "left", "slots", "units"),
+    [
+        (256, 20_000, 32, 256),  # much work left: tasks sized by time
+        (256, 2_000, 32, 62),  # a short run: every slot gets a share
+        (16, 2_000, 32, 16),
+        (256, 10, 32, 1),  # the last units: one a task
+    ],
+)
+def test_a_task_never_leaves_the_other_workers_idle(size, left, slots, units):
+    assert cluster.task_units(size, left, slots) == units
