@@ -27,8 +27,7 @@ the goal layer (free_last), every solvable state is unique: the last move may be
 
 A layer is judged in two passes over the same blocks: `scan_blocks` judges the canonical
 states, `fill_blocks` copies each other state's bits from its canonical state. Each pass
-runs its blocks on threads (search/blocks.py): each thread calls a `nogil` loop that
-claims runs of blocks until none is left.
+runs its blocks on threads (search/blocks.py), each block one call of a `nogil` kernel.
 """
 
 # ruff: noqa: F401, F821
@@ -36,7 +35,7 @@ claims runs of blocks until none is left.
 import numpy as np
 from numba import njit, prange
 
-from epcg_spec.search.blocks import claim, each_claimed
+from epcg_spec.search.blocks import each_run
 
 RULE_MOVES = 1
 RULE_BOARDS = 2
@@ -88,31 +87,26 @@ def scan_blocks(m, starts, ends, below, below_moves, below_boards, rules, free_l
     empty array is not written); tally[b]: the block's counts of the three.
     """
 
-    each_claimed(
-        lambda following, size: _scan_claimed(
-            following, size, m, starts, ends, below, below_moves, below_boards, rules,
-            free_last, G, out, tally,
-        ),
-        starts.shape[0],
-    )  # fmt: skip
-
-
-@njit(cache=True, nogil=True)
-def _scan_claimed(
-    following, size, m, starts, ends, below, below_moves, below_boards, rules, free_last, G,
-    out, tally,
-):  # fmt: skip
-    """scan_blocks on one thread: the runs of `size` blocks it claims (search/blocks.py)."""
-    moves = np.empty(MAX_MOVES, np.int64)
-    count = starts.shape[0]
-    lo = claim(following, size)
-    while lo < count:
-        for b in range(lo, min(lo + size, count)):
+    def run(lo, hi):
+        moves = np.empty(MAX_MOVES, np.int64)
+        for b in _run_blocks(lo, hi):
             _scan_block(
-                m, b, starts[b], ends[b], below, below_moves, below_boards, rules, free_last,
-                G, out, tally, moves,
+                m, b, _at(starts, b), _at(ends, b), below, below_moves, below_boards, rules,
+                free_last, G, out, tally, moves,
             )  # fmt: skip
-        lo = claim(following, size)
+
+    each_run(run, starts.shape[0])
+
+
+def _run_blocks(lo, hi):
+    """Blocks lo..hi - 1; an empty run, block 0 (with no ranks: it writes nothing, but its
+    kernel is compiled before the pass is timed)."""
+    return range(lo, hi) if hi > lo else range(1)
+
+
+def _at(bounds, b):
+    """bounds[b], or 0 past the end (the empty run's block)."""
+    return bounds[b] if b < bounds.shape[0] else np.int64(0)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -172,21 +166,11 @@ def _store(words, at, word):
 def fill_blocks(m, starts, ends, G, out, tally):
     """After scan_blocks: set the bits of every other state from its canonical state's."""
 
-    each_claimed(
-        lambda following, size: _fill_claimed(following, size, m, starts, ends, G, out, tally),
-        starts.shape[0],
-    )
+    def run(lo, hi):
+        for b in _run_blocks(lo, hi):
+            _fill_block(m, b, _at(starts, b), _at(ends, b), G, out, tally)
 
-
-@njit(cache=True, nogil=True)
-def _fill_claimed(following, size, m, starts, ends, G, out, tally):
-    """fill_blocks on one thread: the runs of `size` blocks it claims."""
-    count = starts.shape[0]
-    lo = claim(following, size)
-    while lo < count:
-        for b in range(lo, min(lo + size, count)):
-            _fill_block(m, b, starts[b], ends[b], G, out, tally)
-        lo = claim(following, size)
+    each_run(run, starts.shape[0])
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -228,32 +212,17 @@ def predecessor_blocks(m, unique_below, starts, ends, below, rule, free_last, G,
     Block b writes the ranks it finds to out[b, :found[b]].
     """
 
-    each_claimed(
-        lambda following, size: _predecessor_claimed(
-            following, size, m, unique_below, starts, ends, below, rule, free_last, G, out,
-            found,
-        ),
-        starts.shape[0],
-    )  # fmt: skip
-
-
-@njit(cache=True, nogil=True)
-def _predecessor_claimed(
-    following, size, m, unique_below, starts, ends, below, rule, free_last, G, out, found
-):
-    """predecessor_blocks on one thread: the runs of `size` blocks it claims."""
-    moves = np.empty(MAX_MOVES, np.int64)
-    states = np.empty(MAX_PREDECESSORS, STATE_TYPE)
-    back = np.empty(MAX_PREDECESSORS, np.int64)
-    count = starts.shape[0]
-    lo = claim(following, size)
-    while lo < count:
-        for b in range(lo, min(lo + size, count)):
+    def run(lo, hi):
+        moves = np.empty(MAX_MOVES, np.int64)
+        states = np.empty(MAX_PREDECESSORS, STATE_TYPE)
+        back = np.empty(MAX_PREDECESSORS, np.int64)
+        for b in _run_blocks(lo, hi):
             _predecessor_block(
-                m, b, unique_below, starts[b], ends[b], below, rule, free_last, G, out, found,
-                moves, states, back,
+                m, b, unique_below, _at(starts, b), _at(ends, b), below, rule, free_last, G,
+                out, found, moves, states, back,
             )  # fmt: skip
-        lo = claim(following, size)
+
+    each_run(run, starts.shape[0])
 
 
 @njit(cache=True, nogil=True, _nrt=False)
