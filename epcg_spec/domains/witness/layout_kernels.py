@@ -381,9 +381,9 @@ def layout_block(x, counts, bits, L, P, B, T, work):
 @njit(cache=True, inline="always")
 def crossings_count(x, L, P, B, work):
     """The solutions of the one panel with crossing symbols at positions x (see
-    only_crossings), -1 if two collide: the lines through every must-cross and around
-    every cannot-cross slot that the base panel alone never fails, the last position's
-    condition applied in the same pass as the count."""
+    `only_crossings` of layouts.py), -1 if two collide: the lines through every must-cross
+    and around every cannot-cross slot that the base panel alone never fails, the last
+    position's condition applied in the same pass as the count."""
     through, every, clean = L[6], L[7], L[8]
     target, levels, known, slots = work[0], work[1], work[2], work[9]
     n = x.shape[0]
@@ -396,18 +396,6 @@ def crossings_count(x, L, P, B, work):
     for w in range(above.shape[0]):
         found += popcount(above[w] & (through[t, w] ^ flip) & clean[w])
     return found
-
-
-@njit(cache=True)
-def only_crossings(P, n):
-    """True if every position holds a must-cross or cannot-cross symbol of one value."""
-    kinds, families, values = P[3], P[4], P[7]
-    for q in range(n):
-        if families[q] != LOCAL_FAMILY or (kinds[q] != MUST and kinds[q] != CANNOT):
-            return False
-        if values[P[2][q]] != 1:
-            return False
-    return True
 
 
 @njit(cache=True, inline="always")

@@ -272,6 +272,7 @@ class LayoutJob:
     words: int
     most: int
     library: Library | None
+    loop: str  # the module's block loop: layout_blocks, or crossing_blocks
     label: str = "enumerating layouts"
     noun: str = "blocks"
     fixed: int = 0
@@ -280,10 +281,16 @@ class LayoutJob:
     tally: Tally = field(default_factory=Tally)
 
     def prepare(self, first: int) -> None:
-        _chunk(self.module, self.args, 0, 0, self.per_block, self.words)
+        self.work(0, 0)
 
     def work(self, lo: int, hi: int) -> tuple[int, np.ndarray, np.ndarray]:
-        counts, bits = _chunk(self.module, self.args, lo, hi - lo, self.per_block, self.words)
+        counts = np.zeros((hi - lo, self.per_block), np.int32)
+        rows = self.per_block if self.words else 0
+        bits = np.zeros((hi - lo, rows, max(self.words, 1)), np.uint64)
+        if self.loop == "crossing_blocks":
+            self.module.crossing_blocks(lo, counts, *self.args[:4])
+        else:
+            self.module.layout_blocks(lo, counts, bits, *self.args)
         return lo, counts, bits
 
     def fold(self, partial: tuple[int, np.ndarray, np.ndarray]) -> None:
@@ -314,7 +321,16 @@ def layout_job(plan: LayoutPlan, lines: LineSet, library: Library | None = None)
     words = (lines.count + 63) // 64 if library else 0
     per_block = plan.per_block
     most = max(1, min(plan.blocks, CHUNK_ENTRIES // (per_block * (1 + words))))
-    return LayoutJob(_module(plan), args, spec, plan.blocks, per_block, words, most, library)
+    loop = "crossing_blocks" if library is None and only_crossings(spec) else "layout_blocks"
+    job = (_module(plan), args, spec, plan.blocks, per_block, words, most, library, loop)
+    return LayoutJob(*job)
+
+
+def only_crossings(spec: WitnessSpec) -> bool:
+    """True if every placed symbol is a must-cross or cannot-cross symbol of one value: a
+    block is then one panel, whose solutions are a count of lines (crossing_blocks)."""
+    crossing = ("must_cross", "cannot_cross")
+    return all(p.kind in crossing and len(p.values) == 1 for p in spec.placements)
 
 
 def run_layouts(job: LayoutJob, ctx: RunContext) -> Outcome:
@@ -325,13 +341,6 @@ def run_layouts(job: LayoutJob, ctx: RunContext) -> Outcome:
     key = checkpoint_key(job.spec.document.data, ctx.shard) if job.library is None else None
     report = driver.run(job, ctx, key)
     return Outcome(job.tally, report, int(job.args[1][0].shape[0]))
-
-
-def _chunk(module, args, first: int, blocks: int, per_block: int, words: int):
-    counts = np.zeros((blocks, per_block), np.int32)
-    bits = np.zeros((blocks, per_block if words else 0, max(words, 1)), np.uint64)
-    module.layout_blocks(first, counts, bits, *args)
-    return counts, bits
 
 
 def _add(tally: Tally, counts, bits, first_rank: int, spec: WitnessSpec, library) -> None:
