@@ -21,7 +21,7 @@ PARTS = 1024  # runs of blocks shared among the threads; each makes its scratch 
 
 
 @njit(cache=True, parallel=True)
-def layout_blocks(first, counts, bits, S, L, P, B, T):
+def layout_blocks(first, counts, bits, S, L, P, B, T, C):
     """Block b (positions of rank first + b) writes only counts[b] and bits[b]."""
     n = counts.shape[0]
     parts = min(n, PARTS)
@@ -31,7 +31,7 @@ def layout_blocks(first, counts, bits, S, L, P, B, T):
         run = np.int64(part)  # a prange index is unsigned: keep the ranks int64
         for b in range(n * run // parts, n * (run + 1) // parts):
             space_unrank(first + b, x, S)
-            layout_block(x, counts[b], bits[b], L, P, B, T, scratch)
+            layout_block(x, counts[b], bits[b], L, P, B, T, C, scratch)
 
 
 @njit(cache=True, parallel=True)

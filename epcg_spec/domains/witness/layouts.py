@@ -25,6 +25,7 @@ from .kernels import base_filter
 from .layout_kernels import tiling_counts, tiling_keys
 from .lines import LineSet
 from .model import (
+    COLOUR_FAMILY,
     COLOUR_NAMES,
     FAMILY,
     KIND_CODE,
@@ -177,14 +178,22 @@ def _module(plan: LayoutPlan) -> ModuleType:
 
 
 def _base_arrays(spec: WitnessSpec) -> tuple:
-    """B of layout_loop: the base panel's cell kinds and values, its slots, its colour and
-    piece cells, and the sides of every cell."""
+    """B of layout_loop: the base panel's cell kinds and values, its slots, its piece cells,
+    and the sides of every cell."""
     arrays = spec.panel.arrays()
     kind = arrays.cell_kind
-    colour_cells = np.flatnonzero((kind == SQUARE) | (kind == STAR)).astype(np.int64)
     piece_cells = np.flatnonzero(kind == PIECE).astype(np.int64)
     side = rule_tables(spec.grid, spec.pieces)[0]
-    return (kind, arrays.cell_param, arrays.must | arrays.cannot, colour_cells, piece_cells, side)
+    return (kind, arrays.cell_param, arrays.must | arrays.cannot, piece_cells, side)
+
+
+def _colour_cells(spec: WitnessSpec) -> np.ndarray | None:
+    """C of layout_loop: the cells of the base panel's squares and stars; None if the layout
+    places neither."""
+    if not any(FAMILY[p.kind] == COLOUR_FAMILY for p in spec.placements):
+        return None
+    kind = spec.panel.arrays().cell_kind
+    return np.flatnonzero((kind == SQUARE) | (kind == STAR)).astype(np.int64)
 
 
 def _line_arrays(spec: WitnessSpec, lines: LineSet) -> tuple:
@@ -224,13 +233,14 @@ def _line_sets(member: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(packed.view(np.uint64))
 
 
-def _tiling_arrays(spec: WitnessSpec, lines: LineSet) -> tuple:
-    """T of layout_loop: for each region of every line, the piece multisets that tile it."""
+def _tiling_arrays(spec: WitnessSpec, lines: LineSet) -> tuple | None:
+    """T of layout_loop: for each region of every line, the piece multisets that tile it;
+    None if the layout places no piece."""
     most = sum(p.count for p in spec.placements if p.kind == "piece")
+    if most == 0:
+        return None
     most += sum(1 for s in spec.panel.symbols if s.kind == "piece")
     reg_unique = np.full(lines.reg_mask.shape[0], -1, np.int64)
-    if most == 0:
-        return reg_unique, np.zeros(1, np.int64), np.zeros(0, np.int64)
     largest = max(p.size for p in spec.pieces)
     area = np.bitwise_count(lines.reg_mask).astype(np.int64)
     eligible = np.flatnonzero(area <= most * largest)
@@ -317,6 +327,7 @@ def layout_job(plan: LayoutPlan, lines: LineSet, library: Library | None = None)
         plan.arrays,
         _base_arrays(spec),
         _tiling_arrays(spec, lines),
+        _colour_cells(spec),
     )
     words = (lines.count + 63) // 64 if library else 0
     per_block = plan.per_block
