@@ -82,21 +82,16 @@ def _multisets(region, most, place, largest, out):
 
 
 @njit(cache=True, nogil=True)
-def tiling_counts(lo, hi, masks, most, place, largest, capacity, counts):
-    """counts[u]: how many multisets of at most `most` pieces tile masks[u] (-1: more than
-    `capacity`), for lo <= u < hi."""
-    out = np.empty(capacity, np.int64)
-    for u in range(lo, hi):
-        counts[u] = _multisets(masks[u], most, place, largest, out)
-
-
-@njit(cache=True, nogil=True)
-def tiling_keys(lo, hi, masks, most, place, largest, capacity, start, keys):
-    """keys[start[u]:start[u + 1]]: the sorted multiset keys of masks[u], for lo <= u < hi."""
+def tilings(lo, hi, masks, most, place, largest, capacity, counts, start, keys):
+    """For lo <= u < hi: counts[u], how many multisets of at most `most` pieces tile masks[u]
+    (-1: more than `capacity`), and where keys holds them, keys[start[u]:start[u + 1]]: their
+    sorted keys (a first pass counts them, with keys empty; a second one writes them)."""
     out = np.empty(capacity, np.int64)
     for u in range(lo, hi):
         n = _multisets(masks[u], most, place, largest, out)
-        keys[start[u] : start[u] + n] = out[:n]
+        counts[u] = n
+        if n > 0 and start[u] + n <= keys.shape[0]:
+            keys[start[u] : start[u] + n] = out[:n]
 
 
 @njit(cache=True, inline="always")

@@ -22,7 +22,7 @@ from ...search.driver import Report, checkpoint_key
 from ...spaces import CombinationSpace, ProductSpace, RadixSpace, space_kernel_args
 from ...spaces.codegen import space_kernel_source
 from .kernels import base_filter
-from .layout_kernels import tiling_counts, tiling_keys
+from .layout_kernels import tilings
 from .lines import LineSet
 from .model import (
     COLOUR_FAMILY,
@@ -248,17 +248,18 @@ def _tiling_arrays(spec: WitnessSpec, lines: LineSet) -> tuple | None:
     reg_unique[eligible] = inverse.reshape(-1)
     place = placement_table(spec.pieces, spec.grid.width, spec.grid.height)
     counts = np.zeros(masks.shape[0], np.int64)
-    tiling = (masks, most, place, largest, TILING_CAPACITY)
-    each_run(lambda lo, hi: tiling_counts(lo, hi, *tiling, counts), len(masks))
+    start = np.zeros(masks.shape[0] + 1, np.int64)
+    tiling = (masks, most, place, largest, TILING_CAPACITY, counts, start)
+    none = np.zeros(0, np.int64)
+    each_run(lambda lo, hi: tilings(lo, hi, *tiling, none), len(masks))
     if (counts < 0).any():
         raise BuildError(
             f"a region can be tiled by more than {TILING_CAPACITY:,} different sets of at "
             f"most {most} pieces; place fewer pieces or use a smaller library"
         )
-    start = np.zeros(masks.shape[0] + 1, np.int64)
     np.cumsum(counts, out=start[1:])
     keys = np.zeros(int(start[-1]), np.int64)
-    each_run(lambda lo, hi: tiling_keys(lo, hi, *tiling, start, keys), len(masks))
+    each_run(lambda lo, hi: tilings(lo, hi, *tiling, keys), len(masks))
     return reg_unique, start, keys
 
 
