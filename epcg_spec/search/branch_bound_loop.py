@@ -66,7 +66,7 @@ def bb_blocks(first, last, n_items, root, T, threshold, full, values, sets, kept
             following[d] = item + 1
             chosen[d] = item
             expanded += 1
-            bound = bb_extend(acc, chosen, d, T)
+            bound = bb_extend(acc, chosen, np.int64(d), T)  # d: one type wherever typed
             if bound == -np.inf or (pruning and bound <= limit):
                 continue
             if d + 1 < p:

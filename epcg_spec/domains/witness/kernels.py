@@ -1,5 +1,5 @@
 """numba kernels of the Witness rules: regions of a line, constraint checks, piece tiling,
-and counting the solutions of a panel with an early stop.
+and which lines solve a panel.
 
 Cells are numbered c = y * width + x (y upwards), so a region is a uint64 cell mask; a line
 is a bitset of the slots (edges, then vertices) it uses. Tables come from `grid_tables`.
@@ -195,40 +195,16 @@ def region_failures(i, L, P, R, colour, area, types):
     return bad_colour, bad_piece
 
 
-@njit(cache=True, inline="always")
-def check_line(i, L, P, R, scratch):
-    """Whether line i of the lines L solves the panel P under the rule tables R (see
-    `rules.py`); `scratch` is an int64 array of shape (3, cells)."""
-    if not line_local_ok(L[0][i], P, R[0]):
-        return False
-    bad_colour, bad_piece = region_failures(i, L, P, R, scratch[0], scratch[1], scratch[2])
-    return bad_colour == ZERO and bad_piece == ZERO
-
-
 @njit(cache=True, nogil=True)
 def base_filter(lo, hi, L, P, R, ok, fail_colour, fail_piece):
-    """For a fixed base panel: ok[i] whether line i meets its line-local symbols, and the
-    regions of line i where the base symbols alone break the colour or piece rules; for the
-    lines lo <= i < hi."""
+    """For the panel P and the lines lo <= i < hi of L, under the rule tables R (see
+    `rules.py`): ok[i] whether line i meets the line-local symbols, and if it does, the
+    regions of line i where the symbols break the colour or piece rules (line i solves the
+    panel if ok[i] and it has neither)."""
     scratch = np.empty((3, L[1].shape[1]), np.int64)
     for i in range(lo, hi):
         ok[i] = line_local_ok(L[0][i], P, R[0])
-        fail_colour[i], fail_piece[i] = region_failures(
-            np.int64(i), L, P, R, scratch[0], scratch[1], scratch[2]
-        )
-
-
-@njit(cache=True)
-def solve_panel(L, P, R, limit, found):
-    """(solutions, lines checked): count the lines that solve the panel, stopping once
-    `limit` are found; the first found.shape[0] of them are written into `found`."""
-    scratch = np.empty((3, L[1].shape[1]), np.int64)
-    count = 0
-    for i in range(L[0].shape[0]):
-        if check_line(i, L, P, R, scratch):
-            if count < found.shape[0]:
-                found[count] = i
-            count += 1
-            if count >= limit:
-                return count, i + 1
-    return count, L[0].shape[0]
+        if ok[i]:
+            fail_colour[i], fail_piece[i] = region_failures(
+                np.int64(i), L, P, R, scratch[0], scratch[1], scratch[2]
+            )

@@ -82,21 +82,16 @@ def _multisets(region, most, place, largest, out):
 
 
 @njit(cache=True, nogil=True)
-def tiling_counts(lo, hi, masks, most, place, largest, capacity, counts):
-    """counts[u]: how many multisets of at most `most` pieces tile masks[u] (-1: more than
-    `capacity`), for lo <= u < hi."""
-    out = np.empty(capacity, np.int64)
-    for u in range(lo, hi):
-        counts[u] = _multisets(masks[u], most, place, largest, out)
-
-
-@njit(cache=True, nogil=True)
-def tiling_keys(lo, hi, masks, most, place, largest, capacity, start, keys):
-    """keys[start[u]:start[u + 1]]: the sorted multiset keys of masks[u], for lo <= u < hi."""
+def tilings(lo, hi, masks, most, place, largest, capacity, counts, start, keys):
+    """For lo <= u < hi: counts[u], how many multisets of at most `most` pieces tile masks[u]
+    (-1: more than `capacity`), and where keys holds them, keys[start[u]:start[u + 1]]: their
+    sorted keys (a first pass counts them, with keys empty; a second one writes them)."""
     out = np.empty(capacity, np.int64)
     for u in range(lo, hi):
         n = _multisets(masks[u], most, place, largest, out)
-        keys[start[u] : start[u] + n] = out[:n]
+        counts[u] = n
+        if n > 0 and start[u] + n <= keys.shape[0]:
+            keys[start[u] : start[u] + n] = out[:n]
 
 
 @njit(cache=True, inline="always")
@@ -126,7 +121,7 @@ def _piece_group(group, m, reg, region, lab, P, B, T, scratch, out, at):
     `group` that, with the base pieces of the region, tile it; return the new end.
     `reg` is the region's global index, `region` its number within the line."""
     pos_place, pos_weight, digit_of = P[2], P[5], P[8]
-    base_param, piece_cells = B[1], B[4]
+    base_param, piece_cells = B[1], B[3]
     reg_unique, til_start, til_keys = T
     u = reg_unique[reg]
     if u < 0:
@@ -181,16 +176,17 @@ def _piece_group(group, m, reg, region, lab, P, B, T, scratch, out, at):
 
 
 @njit(cache=True, inline="always")
-def _colour_group(group, m, region, lab, P, B, scratch, out, at):
+def _colour_group(group, m, region, lab, P, B, C, scratch, out, at):
     """Append to out[at:] the rank shares of the colour assignments of the squares and stars
-    at the m positions `group` (one region) that keep the colour rules of that region."""
+    at the m positions `group` (one region) that keep the colour rules of that region; C:
+    the cells of the base panel's squares and stars."""
     pos_place, pos_weight, values, n_values = P[2], P[5], P[6], P[7]
     digits, colours = scratch[0], scratch[1]
     digits[:m] = 0
     while True:
         for g in range(m):
             colours[g] = values[pos_place[group[g]], digits[g]]
-        if _colours_ok(group, m, region, lab, colours, P[3], B):
+        if _colours_ok(group, m, region, lab, colours, P[3], B, C):
             share = 0
             for g in range(m):
                 share += digits[g] * pos_weight[group[g]]
@@ -208,23 +204,23 @@ def _colour_group(group, m, region, lab, P, B, scratch, out, at):
 
 
 @njit(cache=True, inline="always")
-def _colour_symbol(k, m, group, colours, pos_kind, B):
+def _colour_symbol(k, m, group, colours, pos_kind, B, C):
     """(kind, colour, cell) of the k-th colour symbol of a region: the placed ones first
     (cell -1), then every base square or star (whatever its region)."""
     if k < m:
         return pos_kind[group[k]], colours[k], -1
-    cell = B[3][k - m]
+    cell = C[k - m]
     return B[0][cell], B[1][cell], cell
 
 
 @njit(cache=True, inline="always")
-def _colours_ok(group, m, region, lab, colours, pos_kind, B):
+def _colours_ok(group, m, region, lab, colours, pos_kind, B, C):
     """Whether the placed squares and stars of one region, with its base ones, keep the
     rules: squares of one colour; each star with exactly one other symbol of its colour."""
-    every = m + B[3].shape[0]
+    every = m + C.shape[0]
     square = -1
     for k in range(every):
-        kind, colour, cell = _colour_symbol(k, m, group, colours, pos_kind, B)
+        kind, colour, cell = _colour_symbol(k, m, group, colours, pos_kind, B, C)
         if cell >= 0 and lab[cell] != region:
             continue
         if kind == SQUARE:
@@ -233,12 +229,12 @@ def _colours_ok(group, m, region, lab, colours, pos_kind, B):
             elif square != colour:
                 return False
     for k in range(every):
-        kind, colour, cell = _colour_symbol(k, m, group, colours, pos_kind, B)
+        kind, colour, cell = _colour_symbol(k, m, group, colours, pos_kind, B, C)
         if kind != STAR or (cell >= 0 and lab[cell] != region):
             continue
         same = 0
         for h in range(every):
-            _, other, there = _colour_symbol(h, m, group, colours, pos_kind, B)
+            _, other, there = _colour_symbol(h, m, group, colours, pos_kind, B, C)
             if other == colour and (there < 0 or lab[there] == region):
                 same += 1
         if same != 2:
@@ -305,24 +301,26 @@ def layout_scratch(values, n, L, B):
         np.zeros(n, np.int64),  # group
         np.zeros(n, np.bool_),  # grouped
         np.zeros(n, np.int64),  # pick
-        np.zeros((4, n + B[4].shape[0] + 1), np.int64),  # the groups' own scratch
+        np.zeros((4, n + B[3].shape[0] + 1), np.int64),  # the groups' own scratch
         np.zeros(B[2].shape[0], np.uint64),  # slots taken
     )
 
 
 @njit(cache=True)
-def layout_block(x, counts, bits, L, P, B, T, work):
+def layout_block(x, counts, bits, L, P, B, T, C, work):
     """counts[s]: the number of lines solving the panel of value rank s at positions x (-1
     for every s when two symbols collide); bits[s] gets the bit of each such line when bits
     has rows. L: the lines (bits, ids, labels, first region, base colour and piece failures);
     P: per position (offset, on a slot, placement, kind, family, weight), per placement
     (values, number of values, digit of each value); B: the base panel (cell kinds, cell
-    values, slots, colour cells, piece cells, cell sides); T: the piece tilings of regions."""
+    values, slots, piece cells, cell sides); T: the piece tilings of regions, and C: the
+    cells of the base panel's squares and stars, each None where the layout places no
+    piece, or no square or star (numba then compiles no code for those symbols)."""
     lines, line_ids, labels, reg_first, fail_colour, fail_piece = L[0], L[1], L[2], L[3], L[4], L[5]
     through, every = L[6], L[7]
     target, levels, known, out, starts, group, grouped, pick, scratch, slots = work
     pos_family = P[4]
-    side = B[5]
+    side = B[4]
     n = x.shape[0]
     if _collides(x, target, P, B, slots):
         counts[:] = -1
@@ -359,10 +357,10 @@ def layout_block(x, counts, bits, L, P, B, T, work):
                             grouped[p] = True
                             group[m] = p
                             m += 1
-                    if family == COLOUR_FAMILY:
+                    if C is not None and family == COLOUR_FAMILY:
                         touched_colour |= ONE << np.uint64(region)
-                        at = _colour_group(group, m, region, lab, P, B, scratch, out, at)
-                    else:
+                        at = _colour_group(group, m, region, lab, P, B, C, scratch, out, at)
+                    elif T is not None:  # a piece
                         touched_piece |= ONE << np.uint64(region)
                         reg = reg_first[i] + region
                         at = _piece_group(group, m, reg, region, lab, P, B, T, scratch, out, at)
@@ -381,9 +379,9 @@ def layout_block(x, counts, bits, L, P, B, T, work):
 @njit(cache=True, inline="always")
 def crossings_count(x, L, P, B, work):
     """The solutions of the one panel with crossing symbols at positions x (see
-    only_crossings), -1 if two collide: the lines through every must-cross and around
-    every cannot-cross slot that the base panel alone never fails, the last position's
-    condition applied in the same pass as the count."""
+    `only_crossings` of layouts.py), -1 if two collide: the lines through every must-cross
+    and around every cannot-cross slot that the base panel alone never fails, the last
+    position's condition applied in the same pass as the count."""
     through, every, clean = L[6], L[7], L[8]
     target, levels, known, slots = work[0], work[1], work[2], work[9]
     n = x.shape[0]
@@ -396,18 +394,6 @@ def crossings_count(x, L, P, B, work):
     for w in range(above.shape[0]):
         found += popcount(above[w] & (through[t, w] ^ flip) & clean[w])
     return found
-
-
-@njit(cache=True)
-def only_crossings(P, n):
-    """True if every position holds a must-cross or cannot-cross symbol of one value."""
-    kinds, families, values = P[3], P[4], P[7]
-    for q in range(n):
-        if families[q] != LOCAL_FAMILY or (kinds[q] != MUST and kinds[q] != CANNOT):
-            return False
-        if values[P[2][q]] != 1:
-            return False
-    return True
 
 
 @njit(cache=True, inline="always")

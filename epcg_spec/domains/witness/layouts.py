@@ -22,9 +22,10 @@ from ...search.driver import Report, checkpoint_key
 from ...spaces import CombinationSpace, ProductSpace, RadixSpace, space_kernel_args
 from ...spaces.codegen import space_kernel_source
 from .kernels import base_filter
-from .layout_kernels import tiling_counts, tiling_keys
+from .layout_kernels import tilings
 from .lines import LineSet
 from .model import (
+    COLOUR_FAMILY,
     COLOUR_NAMES,
     FAMILY,
     KIND_CODE,
@@ -177,14 +178,22 @@ def _module(plan: LayoutPlan) -> ModuleType:
 
 
 def _base_arrays(spec: WitnessSpec) -> tuple:
-    """B of layout_loop: the base panel's cell kinds and values, its slots, its colour and
-    piece cells, and the sides of every cell."""
+    """B of layout_loop: the base panel's cell kinds and values, its slots, its piece cells,
+    and the sides of every cell."""
     arrays = spec.panel.arrays()
     kind = arrays.cell_kind
-    colour_cells = np.flatnonzero((kind == SQUARE) | (kind == STAR)).astype(np.int64)
     piece_cells = np.flatnonzero(kind == PIECE).astype(np.int64)
     side = rule_tables(spec.grid, spec.pieces)[0]
-    return (kind, arrays.cell_param, arrays.must | arrays.cannot, colour_cells, piece_cells, side)
+    return (kind, arrays.cell_param, arrays.must | arrays.cannot, piece_cells, side)
+
+
+def _colour_cells(spec: WitnessSpec) -> np.ndarray | None:
+    """C of layout_loop: the cells of the base panel's squares and stars; None if the layout
+    places neither."""
+    if not any(FAMILY[p.kind] == COLOUR_FAMILY for p in spec.placements):
+        return None
+    kind = spec.panel.arrays().cell_kind
+    return np.flatnonzero((kind == SQUARE) | (kind == STAR)).astype(np.int64)
 
 
 def _line_arrays(spec: WitnessSpec, lines: LineSet) -> tuple:
@@ -224,13 +233,14 @@ def _line_sets(member: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(packed.view(np.uint64))
 
 
-def _tiling_arrays(spec: WitnessSpec, lines: LineSet) -> tuple:
-    """T of layout_loop: for each region of every line, the piece multisets that tile it."""
+def _tiling_arrays(spec: WitnessSpec, lines: LineSet) -> tuple | None:
+    """T of layout_loop: for each region of every line, the piece multisets that tile it;
+    None if the layout places no piece."""
     most = sum(p.count for p in spec.placements if p.kind == "piece")
+    if most == 0:
+        return None
     most += sum(1 for s in spec.panel.symbols if s.kind == "piece")
     reg_unique = np.full(lines.reg_mask.shape[0], -1, np.int64)
-    if most == 0:
-        return reg_unique, np.zeros(1, np.int64), np.zeros(0, np.int64)
     largest = max(p.size for p in spec.pieces)
     area = np.bitwise_count(lines.reg_mask).astype(np.int64)
     eligible = np.flatnonzero(area <= most * largest)
@@ -238,17 +248,18 @@ def _tiling_arrays(spec: WitnessSpec, lines: LineSet) -> tuple:
     reg_unique[eligible] = inverse.reshape(-1)
     place = placement_table(spec.pieces, spec.grid.width, spec.grid.height)
     counts = np.zeros(masks.shape[0], np.int64)
-    tiling = (masks, most, place, largest, TILING_CAPACITY)
-    each_run(lambda lo, hi: tiling_counts(lo, hi, *tiling, counts), len(masks))
+    start = np.zeros(masks.shape[0] + 1, np.int64)
+    tiling = (masks, most, place, largest, TILING_CAPACITY, counts, start)
+    none = np.zeros(0, np.int64)
+    each_run(lambda lo, hi: tilings(lo, hi, *tiling, none), len(masks))
     if (counts < 0).any():
         raise BuildError(
             f"a region can be tiled by more than {TILING_CAPACITY:,} different sets of at "
             f"most {most} pieces; place fewer pieces or use a smaller library"
         )
-    start = np.zeros(masks.shape[0] + 1, np.int64)
     np.cumsum(counts, out=start[1:])
     keys = np.zeros(int(start[-1]), np.int64)
-    each_run(lambda lo, hi: tiling_keys(lo, hi, *tiling, start, keys), len(masks))
+    each_run(lambda lo, hi: tilings(lo, hi, *tiling, keys), len(masks))
     return reg_unique, start, keys
 
 
@@ -272,6 +283,7 @@ class LayoutJob:
     words: int
     most: int
     library: Library | None
+    loop: str  # the module's block loop: layout_blocks, or crossing_blocks
     label: str = "enumerating layouts"
     noun: str = "blocks"
     fixed: int = 0
@@ -280,10 +292,16 @@ class LayoutJob:
     tally: Tally = field(default_factory=Tally)
 
     def prepare(self, first: int) -> None:
-        _chunk(self.module, self.args, 0, 0, self.per_block, self.words)
+        self.work(0, 0)
 
     def work(self, lo: int, hi: int) -> tuple[int, np.ndarray, np.ndarray]:
-        counts, bits = _chunk(self.module, self.args, lo, hi - lo, self.per_block, self.words)
+        counts = np.zeros((hi - lo, self.per_block), np.int32)
+        rows = self.per_block if self.words else 0
+        bits = np.zeros((hi - lo, rows, max(self.words, 1)), np.uint64)
+        if self.loop == "crossing_blocks":
+            self.module.crossing_blocks(lo, counts, *self.args[:4])
+        else:
+            self.module.layout_blocks(lo, counts, bits, *self.args)
         return lo, counts, bits
 
     def fold(self, partial: tuple[int, np.ndarray, np.ndarray]) -> None:
@@ -310,11 +328,21 @@ def layout_job(plan: LayoutPlan, lines: LineSet, library: Library | None = None)
         plan.arrays,
         _base_arrays(spec),
         _tiling_arrays(spec, lines),
+        _colour_cells(spec),
     )
     words = (lines.count + 63) // 64 if library else 0
     per_block = plan.per_block
     most = max(1, min(plan.blocks, CHUNK_ENTRIES // (per_block * (1 + words))))
-    return LayoutJob(_module(plan), args, spec, plan.blocks, per_block, words, most, library)
+    loop = "crossing_blocks" if library is None and only_crossings(spec) else "layout_blocks"
+    job = (_module(plan), args, spec, plan.blocks, per_block, words, most, library, loop)
+    return LayoutJob(*job)
+
+
+def only_crossings(spec: WitnessSpec) -> bool:
+    """True if every placed symbol is a must-cross or cannot-cross symbol of one value: a
+    block is then one panel, whose solutions are a count of lines (crossing_blocks)."""
+    crossing = ("must_cross", "cannot_cross")
+    return all(p.kind in crossing and len(p.values) == 1 for p in spec.placements)
 
 
 def run_layouts(job: LayoutJob, ctx: RunContext) -> Outcome:
@@ -325,13 +353,6 @@ def run_layouts(job: LayoutJob, ctx: RunContext) -> Outcome:
     key = checkpoint_key(job.spec.document.data, ctx.shard) if job.library is None else None
     report = driver.run(job, ctx, key)
     return Outcome(job.tally, report, int(job.args[1][0].shape[0]))
-
-
-def _chunk(module, args, first: int, blocks: int, per_block: int, words: int):
-    counts = np.zeros((blocks, per_block), np.int32)
-    bits = np.zeros((blocks, per_block if words else 0, max(words, 1)), np.uint64)
-    module.layout_blocks(first, counts, bits, *args)
-    return counts, bits
 
 
 def _add(tally: Tally, counts, bits, first_rank: int, spec: WitnessSpec, library) -> None:

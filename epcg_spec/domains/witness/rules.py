@@ -7,10 +7,12 @@ from functools import cache
 
 import numpy as np
 
-from .kernels import grid_tables, solve_panel
+from .kernels import base_filter, grid_tables
 from .lines import LineSet
 from .model import Grid, Panel
 from .pieces import Piece, piece_sizes, placement_table
+
+SOLVE_RUN = 1 << 12  # lines checked per kernel call: a limit stops the count after its run
 
 
 @cache
@@ -29,13 +31,20 @@ class Solved:
 
 
 def solve(panel: Panel, pieces: tuple[Piece, ...], lines: LineSet, limit: int, keep: int) -> Solved:
-    """Count the lines that solve the panel, up to `limit`, keeping the first `keep`."""
-    found = np.zeros(keep, np.int64)
-    count, checked = solve_panel(
-        lines.kernel_args(),
-        panel.arrays().kernel_args(),
-        rule_tables(panel.grid, pieces),
-        limit,
-        found,
-    )
-    return Solved(int(count), int(checked), [int(i) for i in found[: min(count, keep)]])
+    """Count the lines that solve the panel, up to `limit` (at least 1), keeping the first
+    `keep`."""
+    args = (lines.kernel_args(), panel.arrays().kernel_args(), rule_tables(panel.grid, pieces))
+    ok = np.zeros(lines.count, np.bool_)
+    fail_colour = np.zeros(lines.count, np.uint64)
+    fail_piece = np.zeros(lines.count, np.uint64)
+    count, found = 0, []
+    for lo in range(0, lines.count, SOLVE_RUN):
+        hi = min(lo + SOLVE_RUN, lines.count)
+        base_filter(lo, hi, *args, ok, fail_colour, fail_piece)
+        solves = ok[lo:hi] & (fail_colour[lo:hi] == 0) & (fail_piece[lo:hi] == 0)
+        solutions = lo + np.flatnonzero(solves)[: limit - count]
+        found += solutions[: keep - len(found)].tolist()
+        count += len(solutions)
+        if count == limit:
+            return Solved(count, int(solutions[-1]) + 1, found)
+    return Solved(count, lines.count, found)
