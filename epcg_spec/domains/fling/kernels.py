@@ -149,7 +149,7 @@ def layer_successor_rank(b, move, m, G):
     return layer_rank(apply_move(b, move, G), m - 1, G)
 
 
-@kernel
+@njit(cache=True)  # called, not inlined: once per block, or per board a block starts from
 def layer_unrank(r, m, G):
     """The m-piece board of rank r."""
     n = G.cells
@@ -178,7 +178,7 @@ def layer_next(b, m, G):
     return (rest ^ (ONE << h)) | (((ONE << (run + ONE)) - ONE) << (h + ONE))
 
 
-@kernel
+@njit(cache=True)  # called, not inlined: once per board whose predecessors are looked for
 def layer_predecessors(s, G, boards, moves):
     """Every (board, move) whose move leads to s: boards[i] with moves[i]; returns the count.
 
