@@ -71,7 +71,7 @@ def piece_count(b):
     return np.int64(_ctpop(b))
 
 
-@kernel
+@njit(cache=True)  # called: LLVM inlines it; inlined by numba, it was typed again per site
 def _back(v, d, j, G):
     """Bits of v moved by G.smear_shift[d, j] against direction d, then masked."""
     at = np.uint64(d) * np.uint64(SMEAR) + np.uint64(j)
