@@ -24,7 +24,8 @@ import numpy as np
 from numba import njit
 
 from ...core.errors import BuildError
-from .kernels import MAX_MOVES, ZERO, Geometry, apply_move, is_legal, piece_count
+from .kernels import MAX_MOVES, ZERO, Geometry, is_legal, piece_count
+from .kernels import apply_move as _inlined_apply
 from .kernels import layer_moves as _inlined_moves
 from .memo import START, memo_add, memo_find, memo_new
 
@@ -35,8 +36,10 @@ DEFAULT_LIMIT = 5_000_000
 EDGES_PER_BOARD = 16  # the expert's memo holds (board, move) pairs: allow more of them
 FLAGS, NODES, WINS = 0, 1, 2  # the walk's memo columns (flags below 2**16: exact)
 ROOT = np.uint64(2**64 - 1)  # the "move" of the expert tree's root node: no move code
-# Called, not inlined: one compiled copy serves both walks (once per board, its cost is small).
+# Called, not inlined: one compiled copy of each serves every site (the layer scan keeps
+# them inlined). layer_moves runs once per board; apply_move is small, and LLVM inlines it.
 layer_moves = njit(cache=True)(_inlined_moves.py_func)
+apply_move = njit(cache=True)(_inlined_apply.py_func)
 # The memos key boards by (board, 0) and the expert's nodes by (board, move): see memo.py.
 
 

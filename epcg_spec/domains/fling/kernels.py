@@ -26,6 +26,8 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 kernel = njit(cache=True, inline="always")
+# Small kernels are called: LLVM inlines them, while numba would type a copy at every site.
+called = njit(cache=True)
 
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
@@ -66,12 +68,12 @@ _cttz = _bit_intrinsic("llvm.cttz", "Trailing zero bits (64 for 0).")
 _ctpop = _bit_intrinsic("llvm.ctpop", "Set bits.")
 
 
-@kernel
+@called
 def piece_count(b):
     return np.int64(_ctpop(b))
 
 
-@njit(cache=True)  # called: LLVM inlines it; inlined by numba, it was typed again per site
+@called
 def _back(v, d, j, G):
     """Bits of v moved by G.smear_shift[d, j] against direction d, then masked."""
     at = np.uint64(d) * np.uint64(SMEAR) + np.uint64(j)
@@ -106,7 +108,7 @@ def layer_moves(b, G, out):
     return n
 
 
-@kernel
+@called
 def is_legal(b, move, G):
     """Whether `move` is legal on board b: its piece is there, some piece lies beyond it,
     and the next cell along its direction (then on the board) is empty."""
