@@ -42,7 +42,7 @@ RULE_BOARDS = 2
 SOLVABLE_ONLY = 4
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _bit(bits, r):
     return (bits[r >> 6] >> np.uint64(r & 63)) & np.uint64(1)
 
@@ -148,7 +148,7 @@ def _scan_block(
     _tally(tally, b, start, end, c0, c1, c2)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _tally(tally, b, start, end, c0, c1, c2):
     """tally[b] = the block's three counts (an empty block writes nothing)."""
     if end > start:
@@ -157,7 +157,7 @@ def _tally(tally, b, start, end, c0, c1, c2):
         tally[b, 2] = c2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _store(words, at, word):
     if words.shape[0] > 0:
         words[at] = word
@@ -192,7 +192,7 @@ def _fill_block(m, b, start, end, G, out, tally):
     _tally(tally, b, start, end, c0, c1, c2)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _copy_bit(words, c, r):
     """Set bit r of `words` to bit c (an empty array is not written); the bit, as 0 or 1."""
     if words.shape[0] == 0:

@@ -21,19 +21,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
+from numba import njit
 
 from ...core.errors import BuildError
-from .kernels import MAX_MOVES, Geometry, apply_move, is_legal, layer_moves, piece_count
+from .kernels import MAX_MOVES, ZERO, Geometry, is_legal, piece_count
+from .kernels import apply_move as _inlined_apply
+from .kernels import layer_moves as _inlined_moves
+from .memo import START, memo_add, memo_find, memo_new
 
 SOLVABLE, UNIQUE_MOVES, UNIQUE_BOARDS = 1, 2, 4
 FIRST_MOVE = 8  # a board's flags keep its first move to a solvable board from this bit on
 STACK = 64 * MAX_MOVES  # depth (pieces) x moves per board: enough for any walk
 DEFAULT_LIMIT = 5_000_000
 EDGES_PER_BOARD = 16  # the expert's memo holds (board, move) pairs: allow more of them
-PAIR = types.UniTuple(types.uint64, 2)
+FLAGS, NODES, WINS = 0, 1, 2  # the walk's memo columns (flags below 2**16: exact)
 ROOT = np.uint64(2**64 - 1)  # the "move" of the expert tree's root node: no move code
+# Called, not inlined: one compiled copy of each serves every site (the layer scan keeps
+# them inlined). layer_moves runs once per board; apply_move is small, and LLVM inlines it.
+layer_moves = njit(cache=True)(_inlined_moves.py_func)
+apply_move = njit(cache=True)(_inlined_apply.py_func)
+# The memos key boards by (board, 0) and the expert's nodes by (board, move): see memo.py.
 
 
 @dataclass(frozen=True)
@@ -88,22 +95,20 @@ def _walk(root, G, limit):
     one piece. Stops early once more than `limit` boards are met. Returns the boards met,
     the root's flags, nodes and wins, a solution and whether the expert follows it.
 
-    Python gets scalars and arrays, not the dicts (boxing and reading a typed dict from
-    Python is more to compile), and the solution comes from the flags, which keep each
-    board's first move to a solvable board above FIRST_MOVE, not from a second walk over
-    the moves (each kernel inlined once more is compiled once more).
+    Python gets scalars and arrays, not the memo, and the solution comes from the flags,
+    which keep each board's first move to a solvable board above FIRST_MOVE, not from a
+    second walk over the moves (each kernel inlined once more is compiled once more).
     """
-    flags = Dict.empty(key_type=types.uint64, value_type=types.int64)
-    nodes = Dict.empty(key_type=types.uint64, value_type=types.float64)
-    wins = Dict.empty(key_type=types.uint64, value_type=types.float64)
+    keys, full, memo = memo_new(START, np.int64(3))  # per board: FLAGS, NODES, WINS
+    count = np.int64(0)
     stack = np.empty(STACK, np.uint64)
     opened = np.zeros(STACK, np.bool_)
     moves = np.empty(MAX_MOVES, np.int64)
     stack[0] = root
     top = 1
-    while top > 0 and len(flags) <= limit:
+    while top > 0 and count <= limit:
         b = stack[top - 1]
-        if b in flags:
+        if memo_find(keys, full, b, ZERO) >= 0:
             top -= 1
             continue
         # one loop over the moves serves both visits of b (each inlined kernel costs compile)
@@ -120,15 +125,16 @@ def _walk(root, G, limit):
         same = True
         for i in range(layer_moves(b, G, moves)):
             after = apply_move(b, moves[i], G)
+            at = memo_find(keys, full, after, ZERO)
             if opening:
-                if after not in flags:
+                if at < 0:
                     stack[top] = after
                     opened[top] = False
                     top += 1
                 continue
-            total += nodes[after]
-            won += wins[after]
-            f = flags[after]
+            total += memo[at, NODES]
+            won += memo[at, WINS]
+            f = np.int64(memo[at, FLAGS])
             if f & SOLVABLE:
                 solvable += 1
                 if solvable == 1:
@@ -138,25 +144,29 @@ def _walk(root, G, limit):
                 elif after != first:
                     same = False
         if not opening:
-            flags[b] = _flags(piece_count(b), solvable, first_flags, same) | (
+            keys, full, memo, at = memo_add(keys, full, memo, count, b, ZERO)
+            count += 1
+            memo[at, FLAGS] = _flags(piece_count(b), solvable, first_flags, same) | (
                 first_move << FIRST_MOVE
             )
-            nodes[b] = total
-            wins[b] = won
+            memo[at, NODES] = total
+            memo[at, WINS] = won
     if top > 0:  # stopped at the limit: the caller refuses the board
-        return len(flags), 0, 0.0, 0.0, np.zeros(0, np.int64), False
-    f = flags[root] & (SOLVABLE | UNIQUE_MOVES | UNIQUE_BOARDS)
+        return count, 0, 0.0, 0.0, np.zeros(0, np.int64), False
+    at = memo_find(keys, full, root, ZERO)
+    f = np.int64(memo[at, FLAGS]) & (SOLVABLE | UNIQUE_MOVES | UNIQUE_BOARDS)
     solution = np.zeros(piece_count(root) - 1 if f & SOLVABLE else 0, np.int64)
     path = np.empty(solution.shape[0] + 1, np.uint64)
     path[0] = root
     for step in range(solution.shape[0]):
-        solution[step] = flags[path[step]] >> FIRST_MOVE
+        flags = np.int64(memo[memo_find(keys, full, path[step], ZERO), FLAGS])
+        solution[step] = flags >> FIRST_MOVE
         path[step + 1] = apply_move(path[step], solution[step], G)
     follows = True
     for step in range(solution.shape[0] - 1):
         if not _depends(path[step], solution[step], path[step + 1], solution[step + 1], G):
             follows = False
-    return len(flags), f, nodes[root], wins[root], solution, follows
+    return count, f, memo[at, NODES], memo[at, WINS], solution, follows
 
 
 @njit(cache=True, inline="always")
@@ -192,7 +202,8 @@ def _depends(a, move, after, nxt, G):
 def _expert_tree(root, G, limit):
     """Nodes of the expert's tree: every first move, then only moves that depend on the
     move before. Memo on (board, move): the subtree below the node that move reaches."""
-    memo = Dict.empty(key_type=PAIR, value_type=types.float64)
+    keys, full, memo = memo_new(START, np.int64(1))  # per node: the nodes of its subtree
+    count = np.int64(0)
     boards = np.empty(STACK, np.uint64)
     played = np.empty(STACK, np.uint64)
     opened = np.zeros(STACK, np.bool_)
@@ -201,11 +212,11 @@ def _expert_tree(root, G, limit):
     played[0] = ROOT  # the root's node: every move is a first move
     top = 1
     while top > 0:
-        if len(memo) > limit:
+        if count > limit:
             return -1.0
         a = boards[top - 1]
         move = played[top - 1]
-        if (a, move) in memo:
+        if memo_find(keys, full, a, move) >= 0:
             top -= 1
             continue
         after = a if move == ROOT else apply_move(a, np.int64(move), G)
@@ -216,14 +227,16 @@ def _expert_tree(root, G, limit):
         total = 1.0
         for i in range(layer_moves(after, G, moves)):  # one loop serves both visits
             if move == ROOT or _depends(a, np.int64(move), after, moves[i], G):
-                key = (after, np.uint64(moves[i]))
+                at = memo_find(keys, full, after, np.uint64(moves[i]))
                 if not opening:
-                    total += memo[key]
-                elif key not in memo:
+                    total += memo[at, 0]
+                elif at < 0:
                     boards[top] = after
                     played[top] = np.uint64(moves[i])
                     opened[top] = False
                     top += 1
         if not opening:
-            memo[(a, move)] = total
-    return memo[(root, ROOT)]
+            keys, full, memo, at = memo_add(keys, full, memo, count, a, move)
+            count += 1
+            memo[at, 0] = total
+    return memo[memo_find(keys, full, root, ROOT), 0]

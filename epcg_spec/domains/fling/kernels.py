@@ -26,6 +26,8 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 kernel = njit(cache=True, inline="always")
+# Small kernels are called: LLVM inlines them, while numba would type a copy at every site.
+called = njit(cache=True)
 
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
@@ -66,12 +68,12 @@ _cttz = _bit_intrinsic("llvm.cttz", "Trailing zero bits (64 for 0).")
 _ctpop = _bit_intrinsic("llvm.ctpop", "Set bits.")
 
 
-@kernel
+@called
 def piece_count(b):
     return np.int64(_ctpop(b))
 
 
-@kernel
+@called
 def _back(v, d, j, G):
     """Bits of v moved by G.smear_shift[d, j] against direction d, then masked."""
     at = np.uint64(d) * np.uint64(SMEAR) + np.uint64(j)
@@ -106,7 +108,7 @@ def layer_moves(b, G, out):
     return n
 
 
-@kernel
+@called
 def is_legal(b, move, G):
     """Whether `move` is legal on board b: its piece is there, some piece lies beyond it,
     and the next cell along its direction (then on the board) is empty."""
@@ -149,7 +151,7 @@ def layer_successor_rank(b, move, m, G):
     return layer_rank(apply_move(b, move, G), m - 1, G)
 
 
-@kernel
+@njit(cache=True)  # called, not inlined: once per block, or per board a block starts from
 def layer_unrank(r, m, G):
     """The m-piece board of rank r."""
     n = G.cells
@@ -178,7 +180,7 @@ def layer_next(b, m, G):
     return (rest ^ (ONE << h)) | (((ONE << (run + ONE)) - ONE) << (h + ONE))
 
 
-@kernel
+@njit(cache=True)  # called, not inlined: once per board whose predecessors are looked for
 def layer_predecessors(s, G, boards, moves):
     """Every (board, move) whose move leads to s: boards[i] with moves[i]; returns the count.
 
