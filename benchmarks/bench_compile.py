@@ -3,8 +3,9 @@
 Each kind's spec is built twice, each time in a fresh process: first with an empty kernel
 cache and an empty numba cache (`EPCG_CACHE_DIR` and `NUMBA_CACHE_DIR` set to new folders,
 so neither the generated modules nor the package's own kernels are cached), then again on
-the cache the first build filled. The warm build is the reference: what the first build
-spends beyond it is compiling. CPU seconds (user + sys of the build process) are printed
+the cache the first build filled, less its data stores (Fling's layers, the Witness's
+lines), which the warm build computes again. The warm build is the reference: what the
+first build spends beyond it is compiling. CPU seconds (user + sys of the build process) are printed
 beside wall seconds, as wall time on a shared machine also holds other people's work.
 
 Run: python benchmarks/bench_compile.py [--smoke] [KIND | SPEC ...]   (smoke: the space kind only)
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -23,6 +25,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SPECS = ROOT / "specs"
+sys.path.insert(0, str(ROOT))
+
+from epcg_spec.core.cache import DATA_STORES  # noqa: E402
+
 SMOKE = "--smoke" in sys.argv[1:]
 
 # kind -> (shipped spec, --param overrides that keep its run itself short)
@@ -67,13 +73,18 @@ def main() -> None:
     if unknown:
         sys.exit(f"unknown kind {unknown[0]!r}: choose from {', '.join(BUILDS)}, or a spec file")
     builds = [resolve(item) for item in asked or (["space"] if SMOKE else list(BUILDS))]
-    print(f"first build on a cold kernel and numba cache vs a warm rebuild; {os.cpu_count()} cores")
+    print(
+        "first build on a cold kernel and numba cache vs a rebuild on warm kernels (data stores"
+        f" computed again); {os.cpu_count()} cores"
+    )
     print(f"{'kind':<9}{'spec':<24}{'cold wall':>10}{'cold CPU':>10}{'warm wall':>10}"
           f"{'warm CPU':>10}{'compile CPU':>12}")  # fmt: skip
     for kind, spec, params in builds:
         with tempfile.TemporaryDirectory(prefix=f"bench-compile-{kind}-") as folder:
             caches = Path(folder)
             cold_wall, cold_cpu = build(spec, params, caches, caches / "cold")
+            for store in DATA_STORES:
+                shutil.rmtree(caches / "epcg" / store, ignore_errors=True)
             warm_wall, warm_cpu = build(spec, params, caches, caches / "warm")
         print(
             f"{kind:<9}{spec.name:<24}{cold_wall:>9.1f}s{cold_cpu:>9.1f}s"

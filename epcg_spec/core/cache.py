@@ -5,6 +5,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+LAYERS = "retrograde"
+"""The cache's folder of Fling's retrograde layers (a data store, not compiled code)."""
+LINES = "witness"
+"""The cache's folder of the Witness's candidate lines (a data store, not compiled code)."""
+DATA_STORES = (LAYERS, LINES)
+
 
 def cache_dir() -> Path:
     """Where generated modules (and numba's cache of them) live."""

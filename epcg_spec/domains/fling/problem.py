@@ -12,7 +12,7 @@ import numpy as np
 
 from ...compile.budget import Estimate, bounded
 from ...compile.connector import source_fingerprint
-from ...core.cache import cache_dir
+from ...core.cache import LAYERS, cache_dir
 from ...core.context import RunContext, RunOutput
 from ...core.errors import UsageError
 from ...core.result import base_result
@@ -57,7 +57,7 @@ def store_root(ctx: RunContext) -> Path:
     """Where layers are kept: --layers-dir (made absolute here, so that cluster workers
     started elsewhere find the same folder), else the cache."""
     given = ctx.options.get("layers_dir")
-    return Path(given).resolve() if given else cache_dir() / "retrograde"
+    return Path(given).resolve() if given else cache_dir() / LAYERS
 
 
 class _FlingProblem:

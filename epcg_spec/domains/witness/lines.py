@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ...core.cache import cache_dir
+from ...core.cache import LINES, cache_dir
 from ...core.errors import BuildError
 from ...search.blocks import each_run
 from ...search.layer_store import LayerStore
@@ -110,7 +110,7 @@ def count_lines(grid: Grid, limit: int | None = None) -> int:
 def cache_path(grid: Grid) -> Path:
     (sx, sy), (gx, gy) = grid.start, grid.goal
     name = f"lines-v{CACHE_VERSION}-{grid.width}x{grid.height}-s{sx}.{sy}-g{gx}.{gy}.npy"
-    return cache_dir() / "witness" / name
+    return cache_dir() / LINES / name
 
 
 def _store(grid: Grid) -> tuple[LayerStore, str]:
