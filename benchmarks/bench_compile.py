@@ -28,6 +28,7 @@ SPECS = ROOT / "specs"
 sys.path.insert(0, str(ROOT))
 
 from epcg_spec.core.cache import DATA_STORES  # noqa: E402
+from epcg_spec.spec.load import load_document  # noqa: E402
 
 SMOKE = "--smoke" in sys.argv[1:]
 
@@ -96,15 +97,7 @@ def resolve(item: str) -> tuple[str, Path, dict[str, int]]:
     """(kind, spec path, --param overrides) of a kind's shipped spec or of a spec file."""
     if item in BUILDS:
         return item, SPECS / BUILDS[item][0], BUILDS[item][1]
-    return _kind_of(Path(item)), Path(item).resolve(), {}
-
-
-def _kind_of(spec: Path) -> str:
-    """The `kind:` a spec file declares (its first such line), else its name, for the table."""
-    for line in spec.read_text("utf-8").splitlines():
-        if line.startswith("kind:"):
-            return line.split(":", 1)[1].strip()
-    return spec.stem
+    return load_document(Path(item)).data["kind"], Path(item).resolve(), {}
 
 
 if __name__ == "__main__":
