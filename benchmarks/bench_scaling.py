@@ -157,13 +157,14 @@ def sudoku_items(puzzles: int) -> Callable[[int], tuple[float, object]]:
     return run
 
 
-def block_costs(n: int) -> list[float]:
+def block_costs(n: int) -> tuple[list[float], int]:
     """CPU seconds of each block of n-queens with pruning, each worked alone on one thread
-    (less the cost of a call on the cheapest block: what the call itself costs); CPU time,
-    so that other work on the machine does not count."""
+    (less the cost of a call on the cheapest block: what the call itself costs), and the
+    most blocks a chunk of the spec's build holds; CPU time, so that other work on the
+    machine does not count."""
     loaded = load_spec(SPECS / "n-queens.yaml", {"n": n})
     problem = loaded.domain.compile(loaded.spec)
-    job = exhaustive.job(problem.kernels(), problem.space_size(), True, 1)
+    job = exhaustive.job(problem.kernels(), problem.space_size(), True, loaded.spec.top)
     numba.set_num_threads(1)
     job.prepare(0)
     costs = []
@@ -173,7 +174,7 @@ def block_costs(n: int) -> list[float]:
         costs.append(time.thread_time() - began)
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     floor = min(costs)
-    return [c - floor for c in costs]
+    return [c - floor for c in costs], job.most
 
 
 def busy_share(costs: list[float], threads: int, chunk: int, dynamic: bool) -> float:
@@ -196,14 +197,14 @@ def busy_share(costs: list[float], threads: int, chunk: int, dynamic: bool) -> f
 
 def balance(n: int, most: int) -> None:
     """How evenly n-queens' pruned blocks spread over threads, from their measured costs."""
-    costs = block_costs(n)
+    costs, chunk_most = block_costs(n)
     counts = [t for t in thread_counts(max(most, 16)) if t > 1]
     mean = sum(costs) / len(costs)
     print(f"block balance: {n}-queens with pruning, {len(costs):,} blocks, costs measured one")
     print(f"  by one on 1 thread (max {max(costs) * 1e3:.2f} ms, mean {mean * 1e3:.3f} ms);")
     print("  the share of T threads' time busy, chunk by chunk:")
     print(f"  {'blocks/chunk':>12} {'schedule':>9} " + " ".join(f"{f'T={t}':>6}" for t in counts))
-    for chunk in (exhaustive.MOST_BLOCKS, 1024):
+    for chunk in (chunk_most, 1024):
         for dynamic in (False, True):
             shares = " ".join(f"{busy_share(costs, t, chunk, dynamic):6.0%}" for t in counts)
             print(f"  {chunk:>12,} {'dynamic' if dynamic else 'static':>9} {shares}")

@@ -24,7 +24,7 @@ MIN_BLOCK = 1 << 16  # ranks per block of a scan: about a millisecond of work
 # A pruned walk starts each block from the root and skips most of its ranks at once, so its
 # blocks are larger: fewer descents from the root, with still enough blocks to balance threads.
 MIN_PRUNED_BLOCK = 1 << 20
-MOST_BLOCKS = 1 << 14  # the most blocks in one chunk or cluster task
+CHUNK_BYTES = 64 << 20  # the most memory the block results of one chunk or cluster task take
 
 
 @dataclass
@@ -113,9 +113,9 @@ class ExhaustiveJob:
     def most(self) -> int:
         if self.kernels.device == "gpu":
             return max(1, exhaustive_gpu.most_ranks(self.prune) // self.block)
-        # a block's partial result is a few kilobytes; chunks are sized by time below this
-        # (a cluster worker's task of about a second may need thousands of blocks)
-        return MOST_BLOCKS
+        # chunks are sized by time below this; the fewer chunks, the fewer times the
+        # threads wait for each other at a chunk's end
+        return chunk_most(self.top, self.kernels.length)
 
     def prepare(self, first: int) -> None:
         empty = np.zeros(0, np.int64)
@@ -135,6 +135,30 @@ class ExhaustiveJob:
 
     def weight(self, lo: int, hi: int) -> int:
         return min(hi * self.block, self.size) - lo * self.block if hi > lo else 0
+
+
+def _results(blocks: int, top: int, length: int) -> tuple[np.ndarray, ...]:
+    """The arrays the blocks of a chunk write: counts, evaluated and pruned states, then
+    the kept states' scores, ranks and states, and how many each block kept."""
+    return (
+        np.zeros(blocks, np.int64),
+        np.zeros(blocks, np.int64),
+        np.zeros(blocks, np.int64),
+        np.full((blocks, top), -np.inf),
+        np.zeros((blocks, top), np.int64),
+        np.zeros((blocks, top, length), np.int64),
+        np.zeros(blocks, np.int64),
+    )
+
+
+def result_bytes(top: int, length: int) -> int:
+    """The memory one block's partial result takes."""
+    return sum(array.nbytes for array in _results(1, top, length))
+
+
+def chunk_most(top: int, length: int) -> int:
+    """The most blocks one chunk holds on the CPU: their results fit in CHUNK_BYTES."""
+    return max(1, CHUNK_BYTES // result_bytes(top, length))
 
 
 def job(kernels: Kernels, size: int, prune: bool, top: int) -> ExhaustiveJob:
@@ -159,15 +183,8 @@ def _chunk(kernels: Kernels, starts, ends, prune: bool, top: int) -> Tally:
         first, last = (int(starts[0]), int(ends[-1])) if len(starts) else (0, 0)
         return exhaustive_gpu.scan(kernels, first, last, prune, top)
     n = len(starts)
-    counts = np.zeros(n, np.int64)
-    evaluated = np.zeros(n, np.int64)
-    pruned = np.zeros(n, np.int64)
-    best_score = np.full((n, top), -np.inf)
-    best_rank = np.zeros((n, top), np.int64)
-    best_state = np.zeros((n, top, kernels.length), np.int64)
-    kept = np.zeros(n, np.int64)
+    counts, evaluated, pruned, *best_arrays = _results(n, top, kernels.length)
     arrays = (counts, evaluated)
-    best_arrays = (best_score, best_rank, best_state, kept)
     starts, ends = np.ascontiguousarray(starts), np.ascontiguousarray(ends)
     if prune:
         loop = kernels.module.run_pruned
@@ -179,7 +196,7 @@ def _chunk(kernels: Kernels, starts, ends, prune: bool, top: int) -> Tally:
     return Tally(int(counts.sum()), int(evaluated.sum()), int(pruned.sum()), _top(best_arrays, top))
 
 
-def _top(best_arrays: tuple, top: int) -> list[tuple[float, int, list[int]]]:
+def _top(best_arrays: list[np.ndarray], top: int) -> list[tuple[float, int, list[int]]]:
     """The chunk's `top` best (value, rank, state) of every block's kept ones: highest value
     first, ties by rank; chosen with numpy, so that only those few become Python objects."""
     best_score, best_rank, best_state, kept = best_arrays

@@ -27,7 +27,6 @@ from .load import import_user_functions, user_functions
 from .model import Condition, SpaceSpec
 from .render import best_pictures
 
-BYTES_PER_BLOCK_RESULT = 64
 STATES_PER_SECOND = 1.0e8  # the exhaustive back end's rate that estimates assume
 
 
@@ -93,9 +92,9 @@ class SpaceProblem:
         size = self.space_size()
         terms = sum(len(f.rows) for f in self.spec.pruning.terms)
         items = sum(len(f.rows) for f in self.spec.pruning.distincts)
-        blocks = min(size, 1 << 16)
-        memory = blocks * (
-            BYTES_PER_BLOCK_RESULT + self.spec.top * 8 * (2 + self.spec.space.length)
+        top, length = max(self.spec.top, 1), self.spec.space.length
+        memory = min(size, exhaustive.chunk_most(top, length)) * exhaustive.result_bytes(
+            top, length
         )
         memory += (terms + items) * 8 * 4
         prune = self.spec.prune and not ctx.options.get("no_prune", False)

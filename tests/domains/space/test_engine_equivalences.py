@@ -114,3 +114,22 @@ def test_the_walk_for_values_beyond_a_mask_agrees_with_brute_force(tmp_path):
     assert pruned["count"] == scanned["count"] == expected
     assert pruned["evaluated"] + pruned["pruned"] == pruned["space_size"]
     assert pruned["best"] == scanned["best"]
+
+
+def test_chunks_sized_by_memory_give_the_same_answer(monkeypatch):
+    whole = run("n-queens", n=12)
+    length, top = 12, 3  # n-queens.yaml keeps the best 3 states of 12 rows
+    assert exhaustive.result_bytes(top, length) == 8 * (4 + top * (2 + length))
+    assert exhaustive.chunk_most(top, length) == exhaustive.CHUNK_BYTES // (8 * 46)
+    # at most two blocks' results at once: 12! ranks are 457 pruned blocks of 2 ** 20
+    monkeypatch.setattr(exhaustive, "CHUNK_BYTES", 2 * exhaustive.result_bytes(top, length))
+    chunks = []
+    real_chunk = exhaustive._chunk
+    monkeypatch.setattr(
+        exhaustive,
+        "_chunk",
+        lambda k, starts, *rest: chunks.append(len(starts)) or real_chunk(k, starts, *rest),
+    )
+    assert without_timings(run("n-queens", n=12)) == without_timings(whole)
+    assert whole["count"] == 14200
+    assert max(chunks) == 2 and sum(chunks) == 457
