@@ -46,6 +46,16 @@ def has_slot(bits, s):
     return (bits[s >> 6] >> np.uint64(s & 63)) & ONE != ZERO
 
 
+@njit(cache=True)
+def insert_sorted(a, n, value):
+    """Insert `value` into the increasing a[:n] (a holds one more): a[:n + 1] increases."""
+    at = n
+    while at > 0 and a[at - 1] > value:
+        a[at] = a[at - 1]
+        at -= 1
+    a[at] = value
+
+
 @njit(cache=True, nogil=True)
 def region_labels(lo, hi, lines, nbr, side, labels, counts):
     """labels[i, c]: the region of cell c cut by line i (regions numbered from the lowest
@@ -183,12 +193,7 @@ def region_failures(i, L, P, R, colour, area, types):
         held = 0
         for k in range(marked.shape[0]):
             if kind[marked[k]] == PIECE and lab[marked[k]] == r:
-                t = param[marked[k]]
-                at = held
-                while at > 0 and types[at - 1] > t:
-                    types[at] = types[at - 1]
-                    at -= 1
-                types[at] = t
+                insert_sorted(types, held, param[marked[k]])
                 held += 1
         if not tiles(reg_mask[base + r], types[:held], place):
             bad_piece |= ONE << np.uint64(r)

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from ...spaces.bits import bit_index, lowest_bit, popcount
-from .kernels import has_slot
+from .kernels import has_slot, insert_sorted
 from .model import CANNOT, COLOUR_FAMILY, LOCAL_FAMILY, MUST, NONE, SQUARE, STAR, TRIANGLE
 
 ONE = np.uint64(1)
@@ -27,9 +27,10 @@ KEY_MASK = np.int64(63)
 @njit(cache=True)
 def _multisets(region, most, place, largest, out):
     """Write the distinct multisets of at most `most` pieces that tile `region` into `out`
-    (as keys: sorted piece indices, 6 bits each, index + 1) and return how many; -1 if `out`
-    is too small. Pieces go in the order of the lowest free cell, each with its first cell
-    there, so every tiling is reached once."""
+    (as keys: sorted piece indices, 6 bits each, index + 1; the keys in increasing order)
+    and return how many; -1 if `out` is too small. Pieces go in the order of the lowest
+    free cell, each with its first cell there, so every tiling is reached once. (No numpy
+    sort nor slice copy here: numba compiles either for seconds.)"""
     count = 0
     if popcount(region) > most * largest:
         return 0
@@ -44,16 +45,18 @@ def _multisets(region, most, place, largest, out):
         if rest[depth] == ZERO or tried[depth] == n_types or depth == most:
             if rest[depth] == ZERO and depth > 0:
                 for k in range(depth):
-                    sorted_types[k] = chosen[k]
-                part = sorted_types[:depth]
-                part.sort()
+                    insert_sorted(sorted_types, k, chosen[k])
                 key = np.int64(0)
                 for k in range(depth):
-                    key |= (part[k] + 1) << (KEY_BITS * k)
-                if count == out.shape[0]:
-                    return -1
-                out[count] = key
-                count += 1
+                    key |= (sorted_types[k] + 1) << (KEY_BITS * k)
+                at = count
+                while at > 0 and out[at - 1] > key:
+                    at -= 1
+                if at == 0 or out[at - 1] != key:  # a new multiset
+                    if count == out.shape[0]:
+                        return -1
+                    insert_sorted(out, count, key)
+                    count += 1
             tried[depth] = 0
             depth -= 1
             continue
@@ -69,16 +72,7 @@ def _multisets(region, most, place, largest, out):
         chosen[depth] = t
         rest[depth + 1] = rest[depth] & ~mask
         depth += 1
-    if count == 0:
-        return 0
-    keys = np.sort(out[:count])
-    unique = 1
-    for k in range(1, count):
-        if keys[k] != keys[unique - 1]:
-            keys[unique] = keys[k]
-            unique += 1
-    out[:unique] = keys[:unique]
-    return unique
+    return count
 
 
 @njit(cache=True, nogil=True)
@@ -91,7 +85,8 @@ def tilings(lo, hi, masks, most, place, largest, capacity, counts, start, keys):
         n = _multisets(masks[u], most, place, largest, out)
         counts[u] = n
         if n > 0 and start[u] + n <= keys.shape[0]:
-            keys[start[u] : start[u] + n] = out[:n]
+            for k in range(n):
+                keys[start[u] + k] = out[k]
 
 
 @njit(cache=True, inline="always")
@@ -130,10 +125,8 @@ def _piece_group(group, m, reg, region, lab, P, B, T, scratch, out, at):
     nb = 0
     for k in range(piece_cells.shape[0]):
         if lab[piece_cells[k]] == region:
-            base[nb] = base_param[piece_cells[k]]
+            insert_sorted(base, nb, base_param[piece_cells[k]])
             nb += 1
-    if nb > 1:
-        base[:nb].sort()
     total = m + nb
     for k in range(til_start[u], til_start[u + 1]):
         key = til_keys[k]
@@ -158,7 +151,8 @@ def _piece_group(group, m, reg, region, lab, P, B, T, scratch, out, at):
                 break
         if b != nb or r != m:
             continue
-        perm[:m] = rest[:m]
+        for g in range(m):
+            perm[g] = rest[g]
         while True:
             share = 0
             for g in range(m):
@@ -272,7 +266,8 @@ def _collides(x, target, P, B, slots):
     pos_offset, pos_slot = P[0], P[1]
     base_kind = B[0]
     cells = ZERO
-    slots[:] = B[2]
+    for w in range(slots.shape[0]):
+        slots[w] = B[2][w]
     for q in range(x.shape[0]):
         t = pos_offset[q] + x[q]
         target[q] = t
@@ -417,7 +412,8 @@ def _candidates(target, P, through, every, levels, known, upto):
             for w in range(row.shape[0]):
                 row[w] = above[w] & ~through[t, w]
         else:
-            row[:] = above
+            for w in range(row.shape[0]):
+                row[w] = above[w]
         known[q] = t
     for q in range(upto, target.shape[0]):
         known[q] = -1
