@@ -6,7 +6,7 @@ beside `space_unrank(r, x, S)` of the positions' ranked space (spaces/codegen.py
 numba then inlines and caches with this loop (see DESIGN.md, Numba).
 """
 
-# ruff: noqa: F821
+# ruff: noqa: F401, F821
 
 import numpy as np
 from numba import njit, prange
@@ -16,34 +16,35 @@ from epcg_spec.domains.witness.layout_kernels import (
     layout_block,
     layout_scratch,
 )
+from epcg_spec.search.blocks import claim
 
-PARTS = 1024  # runs of blocks shared among the threads; each makes its scratch once
 
-
-@njit(cache=True, parallel=True)
-def layout_blocks(first, counts, bits, S, L, P, B, T, C):
-    """Block b (positions of rank first + b) writes only counts[b] and bits[b]."""
+@njit(cache=True, nogil=True, error_model="numpy")
+def layout_blocks(following, size, first, counts, bits, S, L, P, B, T, C):
+    """Block b (positions of rank first + b) writes only counts[b] and bits[b]; on the runs
+    of `size` blocks this thread claims (search/blocks.py, each_claimed)."""
     n = counts.shape[0]
-    parts = min(n, PARTS)
-    for part in prange(parts):
-        x = np.empty(P[0].shape[0], np.int64)
-        scratch = layout_scratch(counts.shape[1], x.shape[0], L, B)
-        run = np.int64(part)  # a prange index is unsigned: keep the ranks int64
-        for b in range(n * run // parts, n * (run + 1) // parts):
+    x = np.empty(P[0].shape[0], np.int64)
+    scratch = layout_scratch(counts.shape[1], x.shape[0], L, B)
+    lo = claim(following, size)
+    while lo < n:
+        for b in range(lo, min(lo + size, n)):
             space_unrank(first + b, x, S)
             layout_block(x, counts[b], bits[b], L, P, B, T, C, scratch)
+        lo = claim(following, size)
 
 
-@njit(cache=True, parallel=True)
-def crossing_blocks(first, counts, S, L, P, B):
+@njit(cache=True, nogil=True, error_model="numpy")
+def crossing_blocks(following, size, first, counts, S, L, P, B):
     """layout_blocks where every position holds a crossing symbol of one value and no line
-    bits are kept (`only_crossings` of layouts.py): block b is one panel, counts[b, 0]."""
+    bits are kept (`only_crossings` of layouts.py): block b is one panel, counts[b, 0]; on
+    the runs of `size` blocks this thread claims (search/blocks.py, each_claimed)."""
     n = counts.shape[0]
-    parts = min(n, PARTS)
-    for part in prange(parts):
-        x = np.empty(P[0].shape[0], np.int64)
-        scratch = layout_scratch(1, x.shape[0], L, B)
-        run = np.int64(part)  # a prange index is unsigned: keep the ranks int64
-        for b in range(n * run // parts, n * (run + 1) // parts):
+    x = np.empty(P[0].shape[0], np.int64)
+    scratch = layout_scratch(1, x.shape[0], L, B)
+    lo = claim(following, size)
+    while lo < n:
+        for b in range(lo, min(lo + size, n)):
             space_unrank(first + b, x, S)
             counts[b, 0] = crossings_count(x, L, P, B, scratch)
+        lo = claim(following, size)

@@ -17,7 +17,7 @@ from ...compile.connector import generated_module, loop_template
 from ...core.context import RunContext
 from ...core.errors import BuildError
 from ...search import driver
-from ...search.blocks import each_run
+from ...search.blocks import each_claimed, each_run
 from ...search.driver import Report, checkpoint_key
 from ...spaces import CombinationSpace, ProductSpace, RadixSpace, space_kernel_args
 from ...spaces.codegen import space_kernel_source
@@ -299,9 +299,13 @@ class LayoutJob:
         rows = self.per_block if self.words else 0
         bits = np.zeros((hi - lo, rows, max(self.words, 1)), np.uint64)
         if self.loop == "crossing_blocks":
-            self.module.crossing_blocks(lo, counts, *self.args[:4])
+            loop, args = self.module.crossing_blocks, self.args[:4]
+            each_claimed(lambda following, size: loop(following, size, lo, counts, *args), hi - lo)
         else:
-            self.module.layout_blocks(lo, counts, bits, *self.args)
+            loop, args = self.module.layout_blocks, self.args
+            each_claimed(
+                lambda following, size: loop(following, size, lo, counts, bits, *args), hi - lo
+            )
         return lo, counts, bits
 
     def fold(self, partial: tuple[int, np.ndarray, np.ndarray]) -> None:
