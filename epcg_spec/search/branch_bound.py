@@ -20,6 +20,7 @@ import numpy as np
 from ..compile.connector import generated_module, loop_template
 from ..core.context import RunContext
 from . import driver
+from .blocks import each_claimed
 from .driver import Report
 
 CHUNK_BLOCKS = 64
@@ -80,18 +81,10 @@ class BranchBoundJob:
         best = self.outcome.best
         full = len(best) == problem.top
         threshold = best[-1][0] if full else -np.inf
-        problem.module.bb_blocks(
-            first,
-            first + 1,
-            problem.items,
-            problem.root,
-            problem.tables,
-            threshold,
-            full,
-            values,
-            sets,
-            kept,
-            nodes,
+        loop, last = problem.module.bb_blocks, first + 1
+        args = (first, last, problem.items, problem.root, problem.tables, threshold, full)
+        each_claimed(
+            lambda following, size: loop(following, size, *args, values, sets, kept, nodes), n
         )
         found = [
             (float(values[b, k]), tuple(int(i) for i in sets[b, k]))
