@@ -283,10 +283,10 @@ def _collides(x, target, P, B, slots):
     return False
 
 
-@njit(cache=True)
-def layout_scratch(values, n, L, B):
-    """The work arrays of layout_block for blocks of `values` panels of `n` positions,
-    made once and reused block after block."""
+def layout_scratch(values: int, n: int, L: tuple, B: tuple) -> tuple:
+    """The work arrays of one thread's layout_block for blocks of `values` panels of `n`
+    positions, reused block after block (made by numpy: numba would compile each array's
+    allocation for 0.1 s), and last the positions of the block."""
     return (
         np.zeros(n, np.int64),  # target: the cell or slot of each position
         np.zeros((n, L[7].shape[0]), np.uint64),  # levels: candidate lines, see _candidates
@@ -298,6 +298,7 @@ def layout_scratch(values, n, L, B):
         np.zeros(n, np.int64),  # pick
         np.zeros((4, n + B[3].shape[0] + 1), np.int64),  # the groups' own scratch
         np.zeros(B[2].shape[0], np.uint64),  # slots taken
+        np.zeros(n, np.int64),  # x: the positions of the block
     )
 
 
@@ -313,7 +314,7 @@ def layout_block(x, counts, bits, L, P, B, T, C, work):
     piece, or no square or star (numba then compiles no code for those symbols)."""
     lines, line_ids, labels, reg_first, fail_colour, fail_piece = L[0], L[1], L[2], L[3], L[4], L[5]
     through, every = L[6], L[7]
-    target, levels, known, out, starts, group, grouped, pick, scratch, slots = work
+    target, levels, known, out, starts, group, grouped, pick, scratch, slots, _ = work
     pos_family = P[4]
     side = B[4]
     n = x.shape[0]

@@ -14,18 +14,16 @@ from numba import njit, prange
 from epcg_spec.domains.witness.layout_kernels import (
     crossings_count,
     layout_block,
-    layout_scratch,
 )
 from epcg_spec.search.blocks import claim
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def layout_blocks(following, size, first, counts, bits, S, L, P, B, T, C):
+def layout_blocks(following, size, first, counts, bits, S, L, P, B, T, C, scratch):
     """Block b (positions of rank first + b) writes only counts[b] and bits[b]; on the runs
     of `size` blocks this thread claims (search/blocks.py, each_claimed)."""
     n = counts.shape[0]
-    x = np.empty(P[0].shape[0], np.int64)
-    scratch = layout_scratch(counts.shape[1], x.shape[0], L, B)
+    x = scratch[10]
     lo = claim(following, size)
     while lo < n:
         for b in range(lo, min(lo + size, n)):
@@ -35,13 +33,12 @@ def layout_blocks(following, size, first, counts, bits, S, L, P, B, T, C):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def crossing_blocks(following, size, first, counts, S, L, P, B):
+def crossing_blocks(following, size, first, counts, S, L, P, B, scratch):
     """layout_blocks where every position holds a crossing symbol of one value and no line
     bits are kept (`only_crossings` of layouts.py): block b is one panel, counts[b, 0]; on
     the runs of `size` blocks this thread claims (search/blocks.py, each_claimed)."""
     n = counts.shape[0]
-    x = np.empty(P[0].shape[0], np.int64)
-    scratch = layout_scratch(1, x.shape[0], L, B)
+    x = scratch[10]
     lo = claim(following, size)
     while lo < n:
         for b in range(lo, min(lo + size, n)):

@@ -22,7 +22,7 @@ from ...search.driver import Report, checkpoint_key
 from ...spaces import CombinationSpace, ProductSpace, RadixSpace, space_kernel_args
 from ...spaces.codegen import space_kernel_source
 from .kernels import base_filter
-from .layout_kernels import tilings
+from .layout_kernels import layout_scratch, tilings
 from .lines import LineSet
 from .model import (
     COLOUR_FAMILY,
@@ -298,14 +298,16 @@ class LayoutJob:
         counts = np.zeros((hi - lo, self.per_block), np.int32)
         rows = self.per_block if self.words else 0
         bits = np.zeros((hi - lo, rows, max(self.words, 1)), np.uint64)
+        S, L, P, B = self.args[:4]
         if self.loop == "crossing_blocks":
-            loop, args = self.module.crossing_blocks, self.args[:4]
-            each_claimed(lambda following, size: loop(following, size, lo, counts, *args), hi - lo)
+            loop, args = self.module.crossing_blocks, (lo, counts, S, L, P, B)
         else:
-            loop, args = self.module.layout_blocks, self.args
-            each_claimed(
-                lambda following, size: loop(following, size, lo, counts, bits, *args), hi - lo
-            )
+            loop, args = self.module.layout_blocks, (lo, counts, bits, *self.args)
+        values, n = counts.shape[1], P[0].shape[0]
+        each_claimed(
+            lambda following, size: loop(following, size, *args, layout_scratch(values, n, L, B)),
+            hi - lo,
+        )
         return lo, counts, bits
 
     def fold(self, partial: tuple[int, np.ndarray, np.ndarray]) -> None:
