@@ -201,15 +201,16 @@ def region_failures(i, L, P, R, colour, area, types):
 
 
 @njit(cache=True, nogil=True)
-def base_filter(lo, hi, L, P, R, ok, fail_colour, fail_piece):
-    """For the panel P and the lines lo <= i < hi of L, under the rule tables R (see
-    `rules.py`): ok[i] whether line i meets the line-local symbols, and if it does, the
+def base_filter(lo, hi, L, P, side, R, ok, fail_colour, fail_piece):
+    """For the panel P and the lines lo <= i < hi of L: ok[i] whether line i meets the
+    line-local symbols (`side`: the slot of each side of each cell), and if it does, the
     regions of line i where the symbols break the colour or piece rules (line i solves the
-    panel if ok[i] and it has neither)."""
+    panel if ok[i] and it has neither), under the rule tables R (see `rules.py`); R is None
+    where the panel has no square, star or piece (numba then compiles no region rules)."""
     scratch = np.empty((3, L[1].shape[1]), np.int64)
     for i in range(lo, hi):
-        ok[i] = line_local_ok(L[0][i], P, R[0])
-        if ok[i]:
+        ok[i] = line_local_ok(L[0][i], P, side)
+        if R is not None and ok[i]:
             fail_colour[i], fail_piece[i] = region_failures(
                 np.int64(i), L, P, R, scratch[0], scratch[1], scratch[2]
             )

@@ -38,7 +38,7 @@ from .model import (
     WitnessSpec,
 )
 from .pieces import placement_table
-from .rules import rule_tables
+from .rules import filter_args, rule_tables
 
 CHUNK_ENTRIES = 1 << 21  # counts (and recorded line bits) held per chunk of blocks
 TILING_CAPACITY = 1 << 12  # distinct piece multisets tiling one region
@@ -202,12 +202,12 @@ def _line_arrays(spec: WitnessSpec, lines: LineSet) -> tuple:
     those lines: the lines through each slot, every line, and the lines the base panel
     alone never fails."""
     n = lines.count
-    ok = np.zeros(n, np.bool_)
+    ok = np.ones(n, np.bool_)  # a base panel without symbols fails no line: no kernel
     fail_colour = np.zeros(n, np.uint64)
     fail_piece = np.zeros(n, np.uint64)
-    args = (lines.kernel_args(), spec.panel.arrays().kernel_args())
-    tables = rule_tables(spec.grid, spec.pieces)
-    each_run(lambda lo, hi: base_filter(lo, hi, *args, tables, ok, fail_colour, fail_piece), n)
+    if spec.panel.symbols:
+        args = filter_args(spec.panel, spec.pieces, lines)
+        each_run(lambda lo, hi: base_filter(lo, hi, *args, ok, fail_colour, fail_piece), n)
     keep = np.flatnonzero(ok).astype(np.int64)
     bits = np.ascontiguousarray(lines.bits[keep])
     on = np.unpackbits(bits.view(np.uint8), axis=1, bitorder="little").astype(np.bool_)
