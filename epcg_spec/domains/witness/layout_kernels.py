@@ -14,7 +14,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...search.blocks import claim
 from ...spaces.bits import bit_index, lowest_bit, popcount
+from ...spaces.sorted_sequence import sorted_unrank
 from .kernels import has_slot, insert_sorted
 from .model import CANNOT, COLOUR_FAMILY, LOCAL_FAMILY, MUST, NONE, SQUARE, STAR, TRIANGLE
 
@@ -284,7 +286,7 @@ def _collides(x, target, P, B, slots):
 
 
 def layout_scratch(values: int, n: int, L: tuple, B: tuple) -> tuple:
-    """The work arrays of one thread's layout_block for blocks of `values` panels of `n`
+    """The work arrays of one thread's layout_blocks for blocks of `values` panels of `n`
     positions, reused block after block (made by numpy: numba would compile each array's
     allocation for 0.1 s), and last the positions of the block."""
     return (
@@ -302,74 +304,117 @@ def layout_scratch(values: int, n: int, L: tuple, B: tuple) -> tuple:
     )
 
 
-@njit(cache=True)
-def layout_block(x, counts, bits, L, P, B, T, C, work):
-    """counts[s]: the number of lines solving the panel of value rank s at positions x (-1
-    for every s when two symbols collide); bits[s] gets the bit of each such line when bits
-    has rows. L: the lines (bits, ids, labels, first region, base colour and piece failures);
-    P: per position (offset, on a slot, placement, kind, family, weight), per placement
-    (values, number of values, digit of each value); B: the base panel (cell kinds, cell
-    values, slots, piece cells, cell sides); T: the piece tilings of regions, and C: the
-    cells of the base panel's squares and stars, each None where the layout places no
-    piece, or no square or star (numba then compiles no code for those symbols)."""
+@njit(cache=True, inline="always")
+def positions_unrank(r, x, Q):
+    """Write the positions of layout block r into x. Q, per placement: the size of its
+    domain, how many positions it places, where they start in x, and C(size, count) (the
+    ranks of its positions; the last placement varies fastest); then a binomial table."""
+    domain, count, start, choices, tab = Q
+    for j in range(domain.shape[0] - 1, -1, -1):
+        sorted_unrank(r % choices[j], x, start[j], domain[j], count[j], 1, tab)
+        r //= choices[j]
+
+
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+def layout_blocks(following, size, first, counts, bits, Q, L, P, B, T, C, work):
+    """Evaluate the runs of `size` blocks this thread claims (search/blocks.py) until
+    blocks 0..counts.shape[0] - 1 are all taken. Block b is the positions of rank first + b
+    (Q: see positions_unrank) with every assignment of values: counts[b, s], the number of
+    lines solving the panel of value rank s (-1 for every s when two symbols collide);
+    bits[b, s] gets the bit of each such line when bits has rows. L: the lines (bits, ids,
+    labels, first region, base colour and piece failures); P: per position (offset, on a
+    slot, placement, kind, family, weight), per placement (values, number of values, digit
+    of each value); B: the base panel (cell kinds, cell values, slots, piece cells, cell
+    sides); T: the piece tilings of regions, and C: the cells of the base panel's squares
+    and stars, each None where the layout places no piece, or no square or star (numba
+    then compiles no code for those symbols); work: layout_scratch's arrays."""
     lines, line_ids, labels, reg_first, fail_colour, fail_piece = L[0], L[1], L[2], L[3], L[4], L[5]
     through, every = L[6], L[7]
-    target, levels, known, out, starts, group, grouped, pick, scratch, slots, _ = work
+    target, levels, known, out, starts, group, grouped, pick, scratch, slots, x = work
     pos_family = P[4]
     side = B[4]
     n = x.shape[0]
-    if _collides(x, target, P, B, slots):
-        counts[:] = -1
-        return
-    counts[:] = 0
-    record = bits.shape[0] > 0
-    _candidates(target, P, through, every, levels, known, n)
-    candidates = levels[n - 1]
-    for w in range(candidates.shape[0]):
-        word = candidates[w]
-        while word != ZERO:
-            low = lowest_bit(word)
-            word ^= low
-            i = w * 64 + bit_index(low)
-            line = lines[i]
-            lab = labels[i]
-            groups = 0
-            at = 0
-            grouped[:] = False
-            touched_colour = ZERO
-            touched_piece = ZERO
-            for q in range(n):
-                if grouped[q]:
-                    continue
-                starts[groups] = at
-                family = pos_family[q]
-                if family == LOCAL_FAMILY:
-                    at = _local_position(q, line, target, P, side, out, at)
+    record = bits.shape[1] > 0
+    b = end = 0
+    while True:
+        if b == end:  # claim the next run
+            b = claim(following, size)
+            end = min(b + size, counts.shape[0])
+            if b >= end:
+                return
+        positions_unrank(first + b, x, Q)
+        block_counts, block_bits = counts[b], bits[b]
+        b += 1
+        if _collides(x, target, P, B, slots):
+            block_counts[:] = -1
+            continue
+        block_counts[:] = 0
+        _candidates(target, P, through, every, levels, known, n)
+        candidates = levels[n - 1]
+        for w in range(candidates.shape[0]):
+            word = candidates[w]
+            while word != ZERO:
+                low = lowest_bit(word)
+                word ^= low
+                i = w * 64 + bit_index(low)
+                line = lines[i]
+                lab = labels[i]
+                groups = 0
+                at = 0
+                grouped[:] = False
+                touched_colour = ZERO
+                touched_piece = ZERO
+                for q in range(n):
+                    if grouped[q]:
+                        continue
+                    starts[groups] = at
+                    family = pos_family[q]
+                    if family == LOCAL_FAMILY:
+                        at = _local_position(q, line, target, P, side, out, at)
+                    else:
+                        region = lab[target[q]]
+                        m = 0
+                        for p in range(q, n):
+                            if (
+                                not grouped[p]
+                                and pos_family[p] == family
+                                and lab[target[p]] == region
+                            ):
+                                grouped[p] = True
+                                group[m] = p
+                                m += 1
+                        if C is not None and family == COLOUR_FAMILY:
+                            touched_colour |= ONE << np.uint64(region)
+                            at = _colour_group(group, m, region, lab, P, B, C, scratch, out, at)
+                        elif T is not None:  # a piece
+                            touched_piece |= ONE << np.uint64(region)
+                            reg = reg_first[i] + region
+                            at = _piece_group(group, m, reg, region, lab, P, B, T, scratch, out, at)
+                    if at == starts[groups]:
+                        break
+                    groups += 1
+                    starts[groups] = at
                 else:
-                    region = lab[target[q]]
-                    m = 0
-                    for p in range(q, n):
-                        if not grouped[p] and pos_family[p] == family and lab[target[p]] == region:
-                            grouped[p] = True
-                            group[m] = p
-                            m += 1
-                    if C is not None and family == COLOUR_FAMILY:
-                        touched_colour |= ONE << np.uint64(region)
-                        at = _colour_group(group, m, region, lab, P, B, C, scratch, out, at)
-                    elif T is not None:  # a piece
-                        touched_piece |= ONE << np.uint64(region)
-                        reg = reg_first[i] + region
-                        at = _piece_group(group, m, reg, region, lab, P, B, T, scratch, out, at)
-                if at == starts[groups]:
-                    break
-                groups += 1
-                starts[groups] = at
-            else:
-                if (fail_colour[i] & ~touched_colour) != ZERO:
-                    continue
-                if (fail_piece[i] & ~touched_piece) != ZERO:
-                    continue
-                _combine(groups, starts, out, pick, counts, bits, record, line_ids[i])
+                    if (fail_colour[i] & ~touched_colour) != ZERO:
+                        continue
+                    if (fail_piece[i] & ~touched_piece) != ZERO:
+                        continue
+                    _combine(
+                        groups, starts, out, pick, block_counts, block_bits, record, line_ids[i]
+                    )
+
+
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+def crossing_blocks(following, size, first, counts, Q, L, P, B, work):
+    """layout_blocks where every position holds a crossing symbol of one value and no line
+    bits are kept (`only_crossings` of layouts.py): block b is one panel, counts[b, 0]."""
+    x = work[10]
+    lo = claim(following, size)
+    while lo < counts.shape[0]:
+        for b in range(lo, min(lo + size, counts.shape[0])):
+            positions_unrank(first + b, x, Q)
+            counts[b, 0] = crossings_count(x, L, P, B, work)
+        lo = claim(following, size)
 
 
 @njit(cache=True, inline="always")
