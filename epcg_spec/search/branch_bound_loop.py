@@ -9,7 +9,8 @@ where the one name it leaves free is the problem's evaluator, imported by module
         write acc[d + 1] from acc[d] (the evaluator's incremental state, acc[0] = root);
         return, while d + 1 < p, an upper bound on the value of every completion to p items,
         and at d + 1 == p the value of the complete set; -inf where no completion (or this
-        set) is acceptable.
+        set) is acceptable. It allocates nothing: the loop runs without numba's runtime
+        (no atomic reference counts on its arrays).
 
 A block explores, depth first in lexicographic order, the sets whose first item lies in its
 range; it keeps its own best list and prunes a branch whose bound cannot beat the worst
@@ -45,18 +46,14 @@ def _offer(b, value, chosen, values, sets, kept):
         kept[b] = n + 1
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
 def bb_blocks(
-    following, size, first, last, n_items, root, T, threshold, full, values, sets, kept, nodes
+    following, size, first, last, n_items, T, threshold, full, values, sets, kept, nodes, work
 ):
     """Block b explores the sets whose first item is in first[b]..last[b] - 1; on the runs
-    of `size` blocks this thread claims (search/blocks.py, each_claimed)."""
-    p = sets.shape[2]
-    acc = np.zeros((p + 1, root.shape[0]), root.dtype)
-    for w in range(root.shape[0]):
-        acc[0, w] = root[w]
-    chosen = np.zeros(p, np.int64)
-    upcoming = np.zeros(p, np.int64)  # the next item to try at each depth
+    of `size` blocks this thread claims (search/blocks.py, each_claimed). work: this
+    thread's arrays (see branch_bound.py, `_work`)."""
+    acc, chosen, upcoming = work
     lo = claim(following, size)
     while lo < first.shape[0]:
         for b in range(lo, min(lo + size, first.shape[0])):
