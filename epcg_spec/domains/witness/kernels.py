@@ -46,7 +46,7 @@ def has_slot(bits, s):
     return (bits[s >> 6] >> np.uint64(s & 63)) & ONE != ZERO
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def insert_sorted(a, n, value):
     """Insert `value` into the increasing a[:n] (a holds one more): a[:n + 1] increases."""
     at = n
