@@ -9,7 +9,7 @@ import numpy as np
 
 from .kernels import base_filter, grid_tables
 from .lines import LineSet
-from .model import PIECE, SQUARE, STAR, Grid, Panel
+from .model import FAMILY, LOCAL_FAMILY, Grid, Panel
 from .pieces import Piece, piece_sizes, placement_table
 
 SOLVE_RUN = 1 << 12  # lines checked per kernel call: a limit stops the count after its run
@@ -26,10 +26,10 @@ def rule_tables(grid: Grid, pieces: tuple[Piece, ...]) -> tuple:
 def filter_args(panel: Panel, pieces: tuple[Piece, ...], lines: LineSet) -> tuple:
     """The arguments of base_filter before its outputs (L, P, side, R), with R None where
     the panel has no square, star or piece."""
-    arrays = panel.arrays()
     tables = rule_tables(panel.grid, pieces)
-    regional = bool(np.isin(arrays.cell_kind, (SQUARE, STAR, PIECE)).any())
-    return lines.kernel_args(), arrays.kernel_args(), tables[0], tables if regional else None
+    regional = any(FAMILY[symbol.kind] != LOCAL_FAMILY for symbol in panel.symbols)
+    rules = tables if regional else None
+    return lines.kernel_args(), panel.arrays().kernel_args(), tables[0], rules
 
 
 @dataclass
