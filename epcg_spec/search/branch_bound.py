@@ -20,6 +20,7 @@ import numpy as np
 from ..compile.connector import generated_module, loop_template
 from ..core.context import RunContext
 from . import driver
+from .blocks import each_claimed
 from .driver import Report
 
 CHUNK_BLOCKS = 64
@@ -80,18 +81,11 @@ class BranchBoundJob:
         best = self.outcome.best
         full = len(best) == problem.top
         threshold = best[-1][0] if full else -np.inf
-        problem.module.bb_blocks(
-            first,
-            first + 1,
-            problem.items,
-            problem.root,
-            problem.tables,
-            threshold,
-            full,
-            values,
-            sets,
-            kept,
-            nodes,
+        loop, last = problem.module.bb_blocks, first + 1
+        args = (first, last, problem.items, problem.tables, threshold, full)
+        outputs = (values, sets, kept, nodes)
+        each_claimed(
+            lambda following, size: loop(following, size, *args, *outputs, _work(problem)), n
         )
         found = [
             (float(values[b, k]), tuple(int(i) for i in sets[b, k]))
@@ -115,6 +109,15 @@ class BranchBoundJob:
 
     def weight(self, lo: int, hi: int) -> int:
         return hi - lo
+
+
+def _work(problem: Problem) -> tuple:
+    """One thread's arrays for bb_blocks, made by numpy (the loop allocates nothing): the
+    evaluator's state at each depth (the root at depth 0), the chosen items, and the next
+    item to try at each depth."""
+    acc = np.zeros((problem.size + 1, problem.root.shape[0]), problem.root.dtype)
+    acc[0] = problem.root
+    return acc, np.zeros(problem.size, np.int64), np.zeros(problem.size, np.int64)
 
 
 def run(problem: Problem, ctx: RunContext, key: str) -> Outcome:

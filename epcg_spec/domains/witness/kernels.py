@@ -46,6 +46,16 @@ def has_slot(bits, s):
     return (bits[s >> 6] >> np.uint64(s & 63)) & ONE != ZERO
 
 
+@njit(cache=True, inline="always")
+def insert_sorted(a, n, value):
+    """Insert `value` into the increasing a[:n] (a holds one more): a[:n + 1] increases."""
+    at = n
+    while at > 0 and a[at - 1] > value:
+        a[at] = a[at - 1]
+        at -= 1
+    a[at] = value
+
+
 @njit(cache=True, nogil=True)
 def region_labels(lo, hi, lines, nbr, side, labels, counts):
     """labels[i, c]: the region of cell c cut by line i (regions numbered from the lowest
@@ -183,12 +193,7 @@ def region_failures(i, L, P, R, colour, area, types):
         held = 0
         for k in range(marked.shape[0]):
             if kind[marked[k]] == PIECE and lab[marked[k]] == r:
-                t = param[marked[k]]
-                at = held
-                while at > 0 and types[at - 1] > t:
-                    types[at] = types[at - 1]
-                    at -= 1
-                types[at] = t
+                insert_sorted(types, held, param[marked[k]])
                 held += 1
         if not tiles(reg_mask[base + r], types[:held], place):
             bad_piece |= ONE << np.uint64(r)
@@ -196,15 +201,16 @@ def region_failures(i, L, P, R, colour, area, types):
 
 
 @njit(cache=True, nogil=True)
-def base_filter(lo, hi, L, P, R, ok, fail_colour, fail_piece):
-    """For the panel P and the lines lo <= i < hi of L, under the rule tables R (see
-    `rules.py`): ok[i] whether line i meets the line-local symbols, and if it does, the
+def base_filter(lo, hi, L, P, side, R, ok, fail_colour, fail_piece):
+    """For the panel P and the lines lo <= i < hi of L: ok[i] whether line i meets the
+    line-local symbols (`side`: the slot of each side of each cell), and if it does, the
     regions of line i where the symbols break the colour or piece rules (line i solves the
-    panel if ok[i] and it has neither)."""
+    panel if ok[i] and it has neither), under the rule tables R (see `rules.py`); R is None
+    where the panel has no square, star or piece (numba then compiles no region rules)."""
     scratch = np.empty((3, L[1].shape[1]), np.int64)
     for i in range(lo, hi):
-        ok[i] = line_local_ok(L[0][i], P, R[0])
-        if ok[i]:
+        ok[i] = line_local_ok(L[0][i], P, side)
+        if R is not None and ok[i]:
             fail_colour[i], fail_piece[i] = region_failures(
                 np.int64(i), L, P, R, scratch[0], scratch[1], scratch[2]
             )

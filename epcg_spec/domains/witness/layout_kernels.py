@@ -14,8 +14,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...search.blocks import claim
 from ...spaces.bits import bit_index, lowest_bit, popcount
-from .kernels import has_slot
+from ...spaces.sorted_sequence import sorted_unrank
+from .kernels import has_slot, insert_sorted
 from .model import CANNOT, COLOUR_FAMILY, LOCAL_FAMILY, MUST, NONE, SQUARE, STAR, TRIANGLE
 
 ONE = np.uint64(1)
@@ -27,9 +29,10 @@ KEY_MASK = np.int64(63)
 @njit(cache=True)
 def _multisets(region, most, place, largest, out):
     """Write the distinct multisets of at most `most` pieces that tile `region` into `out`
-    (as keys: sorted piece indices, 6 bits each, index + 1) and return how many; -1 if `out`
-    is too small. Pieces go in the order of the lowest free cell, each with its first cell
-    there, so every tiling is reached once."""
+    (as keys: sorted piece indices, 6 bits each, index + 1; the keys in increasing order)
+    and return how many; -1 if `out` is too small. Pieces go in the order of the lowest
+    free cell, each with its first cell there, so every tiling is reached once. (No numpy
+    sort nor slice copy here: numba compiles either for seconds.)"""
     count = 0
     if popcount(region) > most * largest:
         return 0
@@ -44,16 +47,18 @@ def _multisets(region, most, place, largest, out):
         if rest[depth] == ZERO or tried[depth] == n_types or depth == most:
             if rest[depth] == ZERO and depth > 0:
                 for k in range(depth):
-                    sorted_types[k] = chosen[k]
-                part = sorted_types[:depth]
-                part.sort()
+                    insert_sorted(sorted_types, k, chosen[k])
                 key = np.int64(0)
                 for k in range(depth):
-                    key |= (part[k] + 1) << (KEY_BITS * k)
-                if count == out.shape[0]:
-                    return -1
-                out[count] = key
-                count += 1
+                    key |= (sorted_types[k] + 1) << (KEY_BITS * k)
+                at = count
+                while at > 0 and out[at - 1] > key:
+                    at -= 1
+                if at == 0 or out[at - 1] != key:  # a new multiset
+                    if count == out.shape[0]:
+                        return -1
+                    insert_sorted(out, count, key)
+                    count += 1
             tried[depth] = 0
             depth -= 1
             continue
@@ -69,16 +74,7 @@ def _multisets(region, most, place, largest, out):
         chosen[depth] = t
         rest[depth + 1] = rest[depth] & ~mask
         depth += 1
-    if count == 0:
-        return 0
-    keys = np.sort(out[:count])
-    unique = 1
-    for k in range(1, count):
-        if keys[k] != keys[unique - 1]:
-            keys[unique] = keys[k]
-            unique += 1
-    out[:unique] = keys[:unique]
-    return unique
+    return count
 
 
 @njit(cache=True, nogil=True)
@@ -91,7 +87,8 @@ def tilings(lo, hi, masks, most, place, largest, capacity, counts, start, keys):
         n = _multisets(masks[u], most, place, largest, out)
         counts[u] = n
         if n > 0 and start[u] + n <= keys.shape[0]:
-            keys[start[u] : start[u] + n] = out[:n]
+            for k in range(n):
+                keys[start[u] + k] = out[k]
 
 
 @njit(cache=True, inline="always")
@@ -130,10 +127,8 @@ def _piece_group(group, m, reg, region, lab, P, B, T, scratch, out, at):
     nb = 0
     for k in range(piece_cells.shape[0]):
         if lab[piece_cells[k]] == region:
-            base[nb] = base_param[piece_cells[k]]
+            insert_sorted(base, nb, base_param[piece_cells[k]])
             nb += 1
-    if nb > 1:
-        base[:nb].sort()
     total = m + nb
     for k in range(til_start[u], til_start[u + 1]):
         key = til_keys[k]
@@ -158,7 +153,8 @@ def _piece_group(group, m, reg, region, lab, P, B, T, scratch, out, at):
                 break
         if b != nb or r != m:
             continue
-        perm[:m] = rest[:m]
+        for g in range(m):
+            perm[g] = rest[g]
         while True:
             share = 0
             for g in range(m):
@@ -272,7 +268,8 @@ def _collides(x, target, P, B, slots):
     pos_offset, pos_slot = P[0], P[1]
     base_kind = B[0]
     cells = ZERO
-    slots[:] = B[2]
+    for w in range(slots.shape[0]):
+        slots[w] = B[2][w]
     for q in range(x.shape[0]):
         t = pos_offset[q] + x[q]
         target[q] = t
@@ -288,10 +285,10 @@ def _collides(x, target, P, B, slots):
     return False
 
 
-@njit(cache=True)
-def layout_scratch(values, n, L, B):
-    """The work arrays of layout_block for blocks of `values` panels of `n` positions,
-    made once and reused block after block."""
+def layout_scratch(values: int, n: int, L: tuple, B: tuple) -> tuple:
+    """The work arrays of one thread's layout_blocks for blocks of `values` panels of `n`
+    positions, reused block after block (made by numpy: numba would compile each array's
+    allocation for 0.1 s), and last the positions of the block."""
     return (
         np.zeros(n, np.int64),  # target: the cell or slot of each position
         np.zeros((n, L[7].shape[0]), np.uint64),  # levels: candidate lines, see _candidates
@@ -303,77 +300,121 @@ def layout_scratch(values, n, L, B):
         np.zeros(n, np.int64),  # pick
         np.zeros((4, n + B[3].shape[0] + 1), np.int64),  # the groups' own scratch
         np.zeros(B[2].shape[0], np.uint64),  # slots taken
+        np.zeros(n, np.int64),  # x: the positions of the block
     )
 
 
-@njit(cache=True)
-def layout_block(x, counts, bits, L, P, B, T, C, work):
-    """counts[s]: the number of lines solving the panel of value rank s at positions x (-1
-    for every s when two symbols collide); bits[s] gets the bit of each such line when bits
-    has rows. L: the lines (bits, ids, labels, first region, base colour and piece failures);
-    P: per position (offset, on a slot, placement, kind, family, weight), per placement
-    (values, number of values, digit of each value); B: the base panel (cell kinds, cell
-    values, slots, piece cells, cell sides); T: the piece tilings of regions, and C: the
-    cells of the base panel's squares and stars, each None where the layout places no
-    piece, or no square or star (numba then compiles no code for those symbols)."""
+@njit(cache=True, inline="always")
+def positions_unrank(r, x, Q):
+    """Write the positions of layout block r into x. Q, per placement: the size of its
+    domain, how many positions it places, where they start in x, and C(size, count) (the
+    ranks of its positions; the last placement varies fastest); then a binomial table."""
+    domain, count, start, choices, tab = Q
+    for j in range(domain.shape[0] - 1, -1, -1):
+        sorted_unrank(r % choices[j], x, start[j], domain[j], count[j], 1, tab)
+        r //= choices[j]
+
+
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+def layout_blocks(following, size, first, counts, bits, Q, L, P, B, T, C, work):
+    """Evaluate the runs of `size` blocks this thread claims (search/blocks.py) until
+    blocks 0..counts.shape[0] - 1 are all taken. Block b is the positions of rank first + b
+    (Q: see positions_unrank) with every assignment of values: counts[b, s], the number of
+    lines solving the panel of value rank s (-1 for every s when two symbols collide);
+    bits[b, s] gets the bit of each such line when bits has rows. L: the lines (bits, ids,
+    labels, first region, base colour and piece failures); P: per position (offset, on a
+    slot, placement, kind, family, weight), per placement (values, number of values, digit
+    of each value); B: the base panel (cell kinds, cell values, slots, piece cells, cell
+    sides); T: the piece tilings of regions, and C: the cells of the base panel's squares
+    and stars, each None where the layout places no piece, or no square or star (numba
+    then compiles no code for those symbols); work: layout_scratch's arrays."""
     lines, line_ids, labels, reg_first, fail_colour, fail_piece = L[0], L[1], L[2], L[3], L[4], L[5]
     through, every = L[6], L[7]
-    target, levels, known, out, starts, group, grouped, pick, scratch, slots = work
+    target, levels, known, out, starts, group, grouped, pick, scratch, slots, x = work
     pos_family = P[4]
     side = B[4]
     n = x.shape[0]
-    if _collides(x, target, P, B, slots):
-        counts[:] = -1
-        return
-    counts[:] = 0
-    record = bits.shape[0] > 0
-    _candidates(target, P, through, every, levels, known, n)
-    candidates = levels[n - 1]
-    for w in range(candidates.shape[0]):
-        word = candidates[w]
-        while word != ZERO:
-            low = lowest_bit(word)
-            word ^= low
-            i = w * 64 + bit_index(low)
-            line = lines[i]
-            lab = labels[i]
-            groups = 0
-            at = 0
-            grouped[:] = False
-            touched_colour = ZERO
-            touched_piece = ZERO
-            for q in range(n):
-                if grouped[q]:
-                    continue
-                starts[groups] = at
-                family = pos_family[q]
-                if family == LOCAL_FAMILY:
-                    at = _local_position(q, line, target, P, side, out, at)
+    record = bits.shape[1] > 0
+    b = end = 0
+    while True:
+        if b == end:  # claim the next run
+            b = claim(following, size)
+            end = min(b + size, counts.shape[0])
+            if b >= end:
+                return
+        positions_unrank(first + b, x, Q)
+        block_counts, block_bits = counts[b], bits[b]
+        b += 1
+        if _collides(x, target, P, B, slots):
+            block_counts[:] = -1
+            continue
+        block_counts[:] = 0
+        _candidates(target, P, through, every, levels, known, n)
+        candidates = levels[n - 1]
+        for w in range(candidates.shape[0]):
+            word = candidates[w]
+            while word != ZERO:
+                low = lowest_bit(word)
+                word ^= low
+                i = w * 64 + bit_index(low)
+                line = lines[i]
+                lab = labels[i]
+                groups = 0
+                at = 0
+                grouped[:] = False
+                touched_colour = ZERO
+                touched_piece = ZERO
+                for q in range(n):
+                    if grouped[q]:
+                        continue
+                    starts[groups] = at
+                    family = pos_family[q]
+                    if family == LOCAL_FAMILY:
+                        at = _local_position(q, line, target, P, side, out, at)
+                    else:
+                        region = lab[target[q]]
+                        m = 0
+                        for p in range(q, n):
+                            if (
+                                not grouped[p]
+                                and pos_family[p] == family
+                                and lab[target[p]] == region
+                            ):
+                                grouped[p] = True
+                                group[m] = p
+                                m += 1
+                        if C is not None and family == COLOUR_FAMILY:
+                            touched_colour |= ONE << np.uint64(region)
+                            at = _colour_group(group, m, region, lab, P, B, C, scratch, out, at)
+                        elif T is not None:  # a piece
+                            touched_piece |= ONE << np.uint64(region)
+                            reg = reg_first[i] + region
+                            at = _piece_group(group, m, reg, region, lab, P, B, T, scratch, out, at)
+                    if at == starts[groups]:
+                        break
+                    groups += 1
+                    starts[groups] = at
                 else:
-                    region = lab[target[q]]
-                    m = 0
-                    for p in range(q, n):
-                        if not grouped[p] and pos_family[p] == family and lab[target[p]] == region:
-                            grouped[p] = True
-                            group[m] = p
-                            m += 1
-                    if C is not None and family == COLOUR_FAMILY:
-                        touched_colour |= ONE << np.uint64(region)
-                        at = _colour_group(group, m, region, lab, P, B, C, scratch, out, at)
-                    elif T is not None:  # a piece
-                        touched_piece |= ONE << np.uint64(region)
-                        reg = reg_first[i] + region
-                        at = _piece_group(group, m, reg, region, lab, P, B, T, scratch, out, at)
-                if at == starts[groups]:
-                    break
-                groups += 1
-                starts[groups] = at
-            else:
-                if (fail_colour[i] & ~touched_colour) != ZERO:
-                    continue
-                if (fail_piece[i] & ~touched_piece) != ZERO:
-                    continue
-                _combine(groups, starts, out, pick, counts, bits, record, line_ids[i])
+                    if (fail_colour[i] & ~touched_colour) != ZERO:
+                        continue
+                    if (fail_piece[i] & ~touched_piece) != ZERO:
+                        continue
+                    _combine(
+                        groups, starts, out, pick, block_counts, block_bits, record, line_ids[i]
+                    )
+
+
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+def crossing_blocks(following, size, first, counts, Q, L, P, B, work):
+    """layout_blocks where every position holds a crossing symbol of one value and no line
+    bits are kept (`only_crossings` of layouts.py): block b is one panel, counts[b, 0]."""
+    x = work[10]
+    lo = claim(following, size)
+    while lo < counts.shape[0]:
+        for b in range(lo, min(lo + size, counts.shape[0])):
+            positions_unrank(first + b, x, Q)
+            counts[b, 0] = crossings_count(x, L, P, B, work)
+        lo = claim(following, size)
 
 
 @njit(cache=True, inline="always")
@@ -417,7 +458,8 @@ def _candidates(target, P, through, every, levels, known, upto):
             for w in range(row.shape[0]):
                 row[w] = above[w] & ~through[t, w]
         else:
-            row[:] = above
+            for w in range(row.shape[0]):
+                row[w] = above[w]
         known[q] = t
     for q in range(upto, target.shape[0]):
         known[q] = -1

@@ -8,21 +8,19 @@ rank of the positions' product; it covers every value assignment (a contiguous r
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from types import ModuleType
 
 import numba
 import numpy as np
 
-from ...compile.connector import generated_module, loop_template
 from ...core.context import RunContext
 from ...core.errors import BuildError
 from ...search import driver
-from ...search.blocks import each_run
+from ...search.blocks import each_claimed, each_run
 from ...search.driver import Report, checkpoint_key
-from ...spaces import CombinationSpace, ProductSpace, RadixSpace, space_kernel_args
-from ...spaces.codegen import space_kernel_source
+from ...spaces import CombinationSpace, ProductSpace, RadixSpace
+from ...spaces.binomial import binomial_table
 from .kernels import base_filter
-from .layout_kernels import tilings
+from .layout_kernels import crossing_blocks, layout_blocks, layout_scratch, tilings
 from .lines import LineSet
 from .model import (
     COLOUR_FAMILY,
@@ -38,7 +36,7 @@ from .model import (
     WitnessSpec,
 )
 from .pieces import placement_table
-from .rules import rule_tables
+from .rules import filter_args, rule_tables
 
 CHUNK_ENTRIES = 1 << 21  # counts (and recorded line bits) held per chunk of blocks
 TILING_CAPACITY = 1 << 12  # distinct piece multisets tiling one region
@@ -53,7 +51,7 @@ class LayoutPlan:
     positions: ProductSpace
     space: ProductSpace
     per_block: int
-    arrays: tuple  # P of layout_loop: per position, then per placement
+    arrays: tuple  # P of layout_blocks: per position, then per placement
 
     @property
     def blocks(self) -> int:
@@ -171,14 +169,21 @@ class Outcome:
     lines: int
 
 
-def _module(plan: LayoutPlan) -> ModuleType:
-    imports, source = space_kernel_source(plan.positions)
-    template = loop_template("layout_loop", __package__)
-    return generated_module("witness layouts", imports, [source, template])
+def _position_arrays(plan: LayoutPlan) -> tuple:
+    """Q of positions_unrank (layout_kernels.py): per placement, the size of its domain,
+    its number of positions, where they start in a block's positions, and C(size, number);
+    then a binomial table that covers them."""
+    plan.positions.check_fits()
+    spaces = [space for _, space in plan.positions.factors]
+    domain = np.array([space.n for space in spaces], np.int64)
+    count = np.array([space.k for space in spaces], np.int64)
+    start = np.array(plan.positions.offsets, np.int64)
+    choices = np.array([space.max_rank for space in spaces], np.int64)
+    return domain, count, start, choices, binomial_table(int(domain.max()), int(count.max()))
 
 
 def _base_arrays(spec: WitnessSpec) -> tuple:
-    """B of layout_loop: the base panel's cell kinds and values, its slots, its piece cells,
+    """B of layout_blocks: the base panel's cell kinds and values, its slots, its piece cells,
     and the sides of every cell."""
     arrays = spec.panel.arrays()
     kind = arrays.cell_kind
@@ -188,7 +193,7 @@ def _base_arrays(spec: WitnessSpec) -> tuple:
 
 
 def _colour_cells(spec: WitnessSpec) -> np.ndarray | None:
-    """C of layout_loop: the cells of the base panel's squares and stars; None if the layout
+    """C of layout_blocks: the cells of the base panel's squares and stars; None if the layout
     places neither."""
     if not any(FAMILY[p.kind] == COLOUR_FAMILY for p in spec.placements):
         return None
@@ -197,17 +202,17 @@ def _colour_cells(spec: WitnessSpec) -> np.ndarray | None:
 
 
 def _line_arrays(spec: WitnessSpec, lines: LineSet) -> tuple:
-    """L of layout_loop: the lines that meet the base panel's line-local symbols, with the
+    """L of layout_blocks: the lines that meet the base panel's line-local symbols, with the
     regions where its colour or piece symbols alone break the rules; and as bit sets of
     those lines: the lines through each slot, every line, and the lines the base panel
     alone never fails."""
     n = lines.count
-    ok = np.zeros(n, np.bool_)
+    ok = np.ones(n, np.bool_)  # a base panel without symbols fails no line: no kernel
     fail_colour = np.zeros(n, np.uint64)
     fail_piece = np.zeros(n, np.uint64)
-    args = (lines.kernel_args(), spec.panel.arrays().kernel_args())
-    tables = rule_tables(spec.grid, spec.pieces)
-    each_run(lambda lo, hi: base_filter(lo, hi, *args, tables, ok, fail_colour, fail_piece), n)
+    if spec.panel.symbols:
+        args = filter_args(spec.panel, spec.pieces, lines)
+        each_run(lambda lo, hi: base_filter(lo, hi, *args, ok, fail_colour, fail_piece), n)
     keep = np.flatnonzero(ok).astype(np.int64)
     bits = np.ascontiguousarray(lines.bits[keep])
     on = np.unpackbits(bits.view(np.uint8), axis=1, bitorder="little").astype(np.bool_)
@@ -234,7 +239,7 @@ def _line_sets(member: np.ndarray) -> np.ndarray:
 
 
 def _tiling_arrays(spec: WitnessSpec, lines: LineSet) -> tuple | None:
-    """T of layout_loop: for each region of every line, the piece multisets that tile it;
+    """T of layout_blocks: for each region of every line, the piece multisets that tile it;
     None if the layout places no piece."""
     most = sum(p.count for p in spec.placements if p.kind == "piece")
     if most == 0:
@@ -275,7 +280,6 @@ class Library:
 class LayoutJob:
     """The driver's job: units are layout blocks (one rank of the positions each)."""
 
-    module: ModuleType
     args: tuple
     spec: WitnessSpec
     units: int
@@ -283,7 +287,7 @@ class LayoutJob:
     words: int
     most: int
     library: Library | None
-    loop: str  # the module's block loop: layout_blocks, or crossing_blocks
+    loop: str  # the block loop: layout_blocks, or crossing_blocks (layout_kernels.py)
     label: str = "enumerating layouts"
     noun: str = "blocks"
     fixed: int = 0
@@ -298,10 +302,16 @@ class LayoutJob:
         counts = np.zeros((hi - lo, self.per_block), np.int32)
         rows = self.per_block if self.words else 0
         bits = np.zeros((hi - lo, rows, max(self.words, 1)), np.uint64)
+        Q, L, P, B = self.args[:4]
         if self.loop == "crossing_blocks":
-            self.module.crossing_blocks(lo, counts, *self.args[:4])
+            loop, args = crossing_blocks, (lo, counts, Q, L, P, B)
         else:
-            self.module.layout_blocks(lo, counts, bits, *self.args)
+            loop, args = layout_blocks, (lo, counts, bits, *self.args)
+        values, n = counts.shape[1], P[0].shape[0]
+        each_claimed(
+            lambda following, size: loop(following, size, *args, layout_scratch(values, n, L, B)),
+            hi - lo,
+        )
         return lo, counts, bits
 
     def fold(self, partial: tuple[int, np.ndarray, np.ndarray]) -> None:
@@ -323,7 +333,7 @@ def layout_job(plan: LayoutPlan, lines: LineSet, library: Library | None = None)
     solution bits) of the panels whose number of solutions lies in its range."""
     spec = plan.spec
     args = (
-        space_kernel_args(plan.positions),
+        _position_arrays(plan),
         _line_arrays(spec, lines),
         plan.arrays,
         _base_arrays(spec),
@@ -334,7 +344,7 @@ def layout_job(plan: LayoutPlan, lines: LineSet, library: Library | None = None)
     per_block = plan.per_block
     most = max(1, min(plan.blocks, CHUNK_ENTRIES // (per_block * (1 + words))))
     loop = "crossing_blocks" if library is None and only_crossings(spec) else "layout_blocks"
-    job = (_module(plan), args, spec, plan.blocks, per_block, words, most, library, loop)
+    job = (args, spec, plan.blocks, per_block, words, most, library, loop)
     return LayoutJob(*job)
 
 

@@ -60,7 +60,8 @@ def _walk(nbr, step, first_vertex_slot, start, goal, words, limit, out):
         if v == goal or tried[depth] == 4:
             if v == goal:
                 if found < out.shape[0]:
-                    out[found, :] = mask
+                    for w in range(words):  # a loop: numba's slice copy compiles 2 s more
+                        out[found, w] = mask[w]
                 found += 1
                 if found > limit:
                     return found

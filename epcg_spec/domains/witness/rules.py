@@ -9,7 +9,7 @@ import numpy as np
 
 from .kernels import base_filter, grid_tables
 from .lines import LineSet
-from .model import Grid, Panel
+from .model import FAMILY, LOCAL_FAMILY, Grid, Panel
 from .pieces import Piece, piece_sizes, placement_table
 
 SOLVE_RUN = 1 << 12  # lines checked per kernel call: a limit stops the count after its run
@@ -23,6 +23,15 @@ def rule_tables(grid: Grid, pieces: tuple[Piece, ...]) -> tuple:
     return side, placement_table(pieces, grid.width, grid.height), piece_sizes(pieces)
 
 
+def filter_args(panel: Panel, pieces: tuple[Piece, ...], lines: LineSet) -> tuple:
+    """The arguments of base_filter before its outputs (L, P, side, R), with R None where
+    the panel has no square, star or piece."""
+    tables = rule_tables(panel.grid, pieces)
+    regional = any(FAMILY[symbol.kind] != LOCAL_FAMILY for symbol in panel.symbols)
+    rules = tables if regional else None
+    return lines.kernel_args(), panel.arrays().kernel_args(), tables[0], rules
+
+
 @dataclass
 class Solved:
     count: int  # solutions found (at most the limit)
@@ -33,7 +42,7 @@ class Solved:
 def solve(panel: Panel, pieces: tuple[Piece, ...], lines: LineSet, limit: int, keep: int) -> Solved:
     """Count the lines that solve the panel, up to `limit` (at least 1), keeping the first
     `keep`."""
-    args = (lines.kernel_args(), panel.arrays().kernel_args(), rule_tables(panel.grid, pieces))
+    args = filter_args(panel, pieces, lines)
     ok = np.zeros(lines.count, np.bool_)
     fail_colour = np.zeros(lines.count, np.uint64)
     fail_piece = np.zeros(lines.count, np.uint64)
