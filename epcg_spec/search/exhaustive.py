@@ -188,11 +188,16 @@ def _chunk(kernels: Kernels, starts, ends, prune: bool, top: int) -> Tally:
     starts, ends = np.ascontiguousarray(starts), np.ascontiguousarray(ends)
     if prune:
         loop = kernels.module.run_pruned
-        args = (kernels.tables, kernels.groups, kernels.scored, *arrays, pruned, *best_arrays)
+        args = (kernels.tables, kernels.scored, *arrays, pruned, *best_arrays)
     else:
         loop, args = kernels.module.run_scanned, (kernels.scored, *arrays, *best_arrays)
     space = (kernels.params, kernels.space_args)
-    each_claimed(lambda following, size: loop(following, size, n, starts, ends, *space, *args), n)
+
+    def work(following: np.ndarray, size: int) -> None:
+        scratch = kernels.module.scratch(kernels.length, kernels.groups)
+        loop(following, size, n, starts, ends, *space, *args, scratch)
+
+    each_claimed(work, n)
     return Tally(int(counts.sum()), int(evaluated.sum()), int(pruned.sum()), _top(best_arrays, top))
 
 

@@ -53,10 +53,9 @@ def _offer(b, rank, value, x, best_score, best_rank, best_state, kept):
         kept[b] = n + 1
 
 
-@njit(cache=True)
-def _scan_block(b, start, end, P, S, scored, counts, evaluated, bs, br, bx, kept):
+@njit(cache=True, _nrt=WALK_NRT)
+def _scan_block(b, start, end, P, S, scored, counts, evaluated, bs, br, bx, kept, x):
     """Algorithm 1: every rank of the block, `increment` in the loop, all constraints each."""
-    x = np.empty(bx.shape[2], np.int64)
     space_unrank(start, x, S)
     counts[b] = _scan(b, start, end, P, S, scored, bs, br, bx, kept, x)
     evaluated[b] = end - start
@@ -74,19 +73,19 @@ def _scan(b, start, end, P, S, scored, bs, br, bx, kept, x):
     return found
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=WALK_NRT)
 def _prune_block(
-    b, start, end, P, S, T, groups, scored, counts, evaluated, pruned, bs, br, bx, kept
+    b, start, end, P, S, T, scored, counts, evaluated, pruned, bs, br, bx, kept, scratch
 ):
-    """Allocate the walk's scratch once per block, then walk."""
-    length = bx.shape[2]
-    x = np.zeros(length, np.int64)
-    lo = np.zeros(length, np.int64)
-    masks = np.zeros((length + 1, groups), np.uint64)
-    tally = np.zeros(3, np.int64)
+    """Clear the thread's scratch arrays (see `scratch`), then walk the block."""
+    x, lo, masks, tally, todo, keep = scratch
+    x[:] = 0
+    lo[:] = 0
+    masks[:] = 0
+    tally[:] = 0
     if MASK_WALK:
-        todo = np.zeros(length, np.uint64)
-        keep = np.zeros(length, np.uint64)
+        todo[:] = 0
+        keep[:] = 0
         _mask_walk(
             b, start, end, P, S, T, scored, bs, br, bx, kept, x, lo, masks, todo, keep, tally
         )
@@ -212,30 +211,47 @@ def _mask_walk(b, start, end, P, S, T, scored, bs, br, bx, kept, x, lo, masks, t
         lo[d] = last
 
 
-@njit(cache=True, nogil=True)
+def scratch(length, groups):
+    """One thread's scratch arrays for the walk (x, lo, masks, tally, todo, keep), made by
+    numpy, so that the block loops allocate nothing and run without numba's runtime."""
+    return (
+        np.zeros(length, np.int64),
+        np.zeros(length, np.int64),
+        np.zeros((length + 1, groups), np.uint64),
+        np.zeros(3, np.int64),
+        np.zeros(length, np.uint64),
+        np.zeros(length, np.uint64),
+    )
+
+
+@njit(cache=True, nogil=True, _nrt=WALK_NRT)
 def run_pruned(
-    following, size, count, starts, ends, P, S, T, groups, scored, counts, evaluated, pruned,
-    bs, br, bx, kept,
+    following, size, count, starts, ends, P, S, T, scored, counts, evaluated, pruned,
+    bs, br, bx, kept, scratch,
 ):  # fmt: skip
     """Walk the runs of `size` blocks this thread claims (search/blocks.py) until blocks
-    0..count - 1 are all taken, block b over [starts[b], ends[b]), writing only slot b."""
+    0..count - 1 are all taken, block b over [starts[b], ends[b]), writing only slot b.
+    Without numba's runtime (when the kernels allocate nothing): reference counts of the
+    arrays every thread shares would be atomic writes to the same cache lines."""
     lo = claim(following, size)
     while lo < count:
         for b in range(lo, min(lo + size, count)):
             _prune_block(
-                b, starts[b], ends[b], P, S, T, groups, scored, counts, evaluated, pruned, bs,
-                br, bx, kept,
+                b, starts[b], ends[b], P, S, T, scored, counts, evaluated, pruned, bs, br, bx,
+                kept, scratch,
             )  # fmt: skip
         lo = claim(following, size)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=WALK_NRT)
 def run_scanned(
-    following, size, count, starts, ends, P, S, scored, counts, evaluated, bs, br, bx, kept
-):
+    following, size, count, starts, ends, P, S, scored, counts, evaluated, bs, br, bx, kept,
+    scratch,
+):  # fmt: skip
     """Scan the runs of `size` blocks this thread claims, as run_pruned walks them."""
+    x = scratch[0]
     lo = claim(following, size)
     while lo < count:
         for b in range(lo, min(lo + size, count)):
-            _scan_block(b, starts[b], ends[b], P, S, scored, counts, evaluated, bs, br, bx, kept)
+            _scan_block(b, starts[b], ends[b], P, S, scored, counts, evaluated, bs, br, bx, kept, x)
         lo = claim(following, size)
