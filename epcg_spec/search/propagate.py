@@ -65,7 +65,7 @@ state and every kernel that changes it:
 
 Kernels from a domain may call these by module-level name (see sudoku/kernels.py):
 `load_state`, `restrict_to`, `ban`, `propagate`, `undo`, `begin_attempt`, and
-`backtrack.search`.
+`backtrack.engine`.
 
 How the kernels pass the state (the reasons, with figures, are in docs/benchmarks.md, "The
 propagate engine"): hot kernels are compiled with numba's runtime off (`_nrt=False`), so
@@ -531,7 +531,7 @@ def _group_tables(n: int, nv: int, words: int, groups) -> dict[str, np.ndarray]:
 
 
 def new_state(model: Model) -> State:
-    """Fresh, uninitialised state arrays sized for `model` (see `reset`)."""
+    """Fresh, uninitialised state arrays sized for `model` (see `backtrack.reset`)."""
     n, nv, words = model.n_vars, model.n_values, model.n_words
     groups = len(model.group_lo)
     return State(
@@ -921,24 +921,26 @@ def propagate(m: Model, s: State, rules: int) -> bool:
     ban's neighbours: Sudoku's singles are found before the next cell is touched. A model of
     support tables alone (plain Wave Function Collapse, a `SupportModel`) runs
     `_propagate_supports`, without the group, nogood and exclusion code and without support
-    counts: a value next door loses its last support when no value it allows is left. The
-    loop is chosen from the Model's class, in kernels from its numba type (the overload
-    below): a cold start compiles only the loop its models run.
+    counts: a value next door loses its last support when no value it allows is left.
+
+    For kernels (`backtrack.engine` calls it, at one place): the loop is chosen from the
+    Model's numba type when the kernel is typed (the overload below), so a cold start
+    compiles only the loop its models run. Run from Python, without numba (coverage), it
+    chooses by the Model's class.
     """
     if isinstance(m, SupportModel):
         return _propagate_supports(m, s, rules)
     return _propagate_counts(m, s, rules)
 
 
-@overload(propagate)
+@overload(propagate, jit_options={"_nrt": False, "no_cpython_wrapper": True})
 def _propagate_typed(m, s, rules):
-    """`propagate` in a kernel: the loop chosen when the kernel is typed."""
-    if m.instance_class is SupportModel:
-        return lambda m, s, rules: _propagate_supports(m, s, rules)
-    return lambda m, s, rules: _propagate_counts(m, s, rules)
+    """`propagate` in a kernel: the loop itself, chosen when the kernel is typed (a plain
+    function that numba compiles here; a kernel of its own behind a lambda was one more
+    module for LLVM to optimise with the whole loop linked in)."""
+    return _propagate_supports if m.instance_class is SupportModel else _propagate_counts
 
 
-@njit(cache=True, _nrt=False)
 def _propagate_counts(m, s, rules):
     """`propagate` for a model with support counts, groups, nogoods or exclusions."""
     b = bans(m, s)
@@ -995,7 +997,6 @@ def _propagate_counts(m, s, rules):
                 return False
 
 
-@njit(cache=True, _nrt=False)
 def _propagate_supports(m, s, rules):
     """`propagate` for a model of support tables alone (no support counts, see
     `_lose_supports`; no groups, so `rules` is moot). Each run of bans of one variable on
@@ -1150,7 +1151,7 @@ def undo(m, s, position):
     _clear_groups(ctr, s.gqueue, s.gflag)
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def connectivity_ok(m, s):
     """False if cells that must hold a path value cannot all reach each other."""
     if m.conn_on == 0:
@@ -1287,23 +1288,7 @@ def choose_value(rng, sumw, dom, weights, v):
     return last
 
 
-def reset(m: Model, s: State, rules: int) -> bool:
-    """Full domains, then the initial restrictions, propagated; False if contradictory.
-
-    The set-up is numpy and the bans two kernels called from Python, not one kernel: a
-    kernel calling `propagate` holds one more copy of it for LLVM to optimise on a cold start
-    (docs/benchmarks.md, "Cold compile").
-    """
-    _full_domains(m, s)
-    _initial_bans(m, s)
-    ok = propagate(m, s, rules)
-    s.gflag[:] = 0  # the trail and both queues emptied
-    s.ctr[[TRAIL_LEN, QHEAD, NTOUCHED, GQHEAD, GQLEN]] = 0
-    s.tflag[:] = 0
-    return bool(ok and connectivity_ok(m, s))
-
-
-def _full_domains(m: Model, s: State) -> None:
+def full_domains(m: Model, s: State) -> None:
     """Every value in every domain, and the counters that go with it, before any ban."""
     full = _bits(np.ones(m.n_values, dtype=bool))
     s.dom[:] = full
@@ -1324,8 +1309,8 @@ def _full_domains(m: Model, s: State) -> None:
     s.m_in[:] = in_set[m.var_group]
 
 
-@njit(cache=True, _nrt=False)
-def _initial_bans(m, s):
+@inner
+def initial_bans(m, s):
     """The initial domains (`m.init_dom`) banned from full ones, every group queued, and the
     nogoods and exclusions that hold before any ban applied."""
     b = bans(m, s)
@@ -1342,7 +1327,7 @@ def _initial_bans(m, s):
             _exclude(m, s, INDEX(v))
 
 
-@njit(cache=True, _nrt=False)
+@inner
 def begin_attempt(s, seed, heuristic):
     """Seed the attempt's random stream and tie-break noise, and fill the heap."""
     s.rng[0] = mix64(np.uint64(seed))
