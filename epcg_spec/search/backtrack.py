@@ -74,7 +74,6 @@ from .propagate import (
     decided_values,
     full_domains,
     initial_bans,
-    inner,
     new_state,
     propagate,
     restrict_to,
@@ -134,9 +133,10 @@ def undo_guess(m: Model, s: State, max_backtracks: int) -> bool:
     return bool(_run(m, s, BACKTRACK, max_backtracks=max_backtracks))
 
 
-@inner
+@njit(cache=True, _nrt=False, inline="always")
 def _backtrack(m, s, max_backtracks):
-    """Undo to the last guess and ban it; False if the stack is empty or the cap is reached."""
+    """Undo to the last guess and ban it; False if the stack is empty or the cap is reached.
+    Inlined into `engine`, at its one call."""
     while s.ctr[DEPTH] > 0:
         if max_backtracks >= 0 and s.ctr[BACKTRACKS] >= max_backtracks:
             return False
@@ -162,11 +162,20 @@ def engine(m, s, op, heuristic, rules, max_backtracks, count_limit, budget, conn
     if op == BEGIN:
         begin_attempt(s, seed, heuristic)
         return np.int64(0)
-    if op == BACKTRACK:
-        return np.int64(_backtrack(m, s, max_backtracks))
     if op == RESET:
         initial_bans(m, s)
+    back = op == BACKTRACK  # go back first (at a solution: beyond any cap)
+    found = False
     while True:
+        if back:
+            went = _backtrack(m, s, NO_CAP if found else max_backtracks)
+            if op == BACKTRACK:
+                return np.int64(went)
+            if not went:
+                if count_limit > 0:
+                    return EXHAUSTED
+                return INFEASIBLE if s.ctr[DEPTH] == 0 else FAILED
+            back = found = False
         ok = propagate(m, s, rules)
         if ok and m.conn_on != 0 and s.ctr[STEPS] % conn_every == 0:
             ok = connectivity_ok(m, s)
@@ -184,18 +193,14 @@ def engine(m, s, op, heuristic, rules, max_backtracks, count_limit, budget, conn
                         return SOLVED
                     if s.ctr[SOLUTIONS] >= count_limit:
                         return LIMIT
-                    if not _backtrack(m, s, NO_CAP):
-                        return EXHAUSTED
+                    back = found = True
                     continue
                 ok = False
         if not ok:
             s.ctr[CONTRADICTIONS] += 1
             if s.ctr[DEPTH] == 0:
                 return EXHAUSTED if count_limit > 0 else INFEASIBLE
-            if not _backtrack(m, s, max_backtracks):
-                if count_limit > 0:
-                    return EXHAUSTED
-                return INFEASIBLE if s.ctr[DEPTH] == 0 else FAILED
+            back = True
             continue
         if budget == 0:
             return PAUSED
