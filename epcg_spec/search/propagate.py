@@ -1309,7 +1309,7 @@ def full_domains(m: Model, s: State) -> None:
     s.m_in[:] = in_set[m.var_group]
 
 
-@inner
+@njit(cache=True, _nrt=False, inline="always")
 def initial_bans(m, s):
     """The initial domains (`m.init_dom`) banned from full ones, every group queued, and the
     nogoods and exclusions that hold before any ban applied."""
@@ -1327,7 +1327,7 @@ def initial_bans(m, s):
             _exclude(m, s, INDEX(v))
 
 
-@inner
+@njit(cache=True, _nrt=False, inline="always")
 def begin_attempt(s, seed, heuristic):
     """Seed the attempt's random stream and tie-break noise, and fill the heap."""
     s.rng[0] = mix64(np.uint64(seed))
