@@ -133,6 +133,11 @@ KEEP, DROP = np.bool_(True), np.bool_(False)
 # of the Model and State tuples is code LLVM would compile for each kernel on a cold start.
 inner = njit(cache=True, _nrt=False, no_cpython_wrapper=True)
 
+# A kernel that only other kernels call, compiled once and inlined by LLVM (its `alwaysinline`
+# attribute) wherever it is called: numba's `inline="always"` types and lowers the body again
+# at every call site, and a plain call of the per-ban kernels passes two dozen arrays.
+forced = njit(cache=True, _nrt=False, no_cpython_wrapper=True, forceinline=True)
+
 # Small kernels called from many places take their indices as one type (bit-set rows as
 # uint64, heap positions as int64), cast by each caller: one compiled copy each, not one per
 # mix of integer types.
@@ -708,7 +713,7 @@ def _count_fixed(b, v, a, delta):
                 _push_group(b, g)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@forced
 def _ban(b, v, a):
     """Remove value a (present) from v: the only way a domain shrinks; see `ban`.
 
