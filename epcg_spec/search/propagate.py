@@ -693,7 +693,7 @@ def _drop_word(b, j, w, gone):
         b.ctr[FAILED] = 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@forced
 def _count_fixed(b, v, a, delta):
     """Add delta to g_fix of the groups v holds entirely once a is banned (+1) or back (-1).
 
@@ -732,7 +732,7 @@ def _ban(b, v, a):
                 b.g_poss[g] -= 1
                 b.g_mask[g] &= ~(np.uint64(1) << np.uint64(b.slot[k]))
                 _push_group(b, g)
-        _count_fixed(b, v, a, 1)
+        _count_fixed(b, v, a, np.int64(1))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -740,7 +740,7 @@ def _unban(b, v, a):
     """Exactly reverse `_ban` of (v, a) (the trail is shortened by `undo`)."""
     if b.vgs[v] < b.vgs[v + 1]:  # the variable is in a group
         f = v * b.weights.shape[0] + a
-        _count_fixed(b, v, a, -1)
+        _count_fixed(b, v, a, np.int64(-1))
         for q in range(np.uint64(b.vva_start[f]), np.uint64(b.vva_start[f + 1])):
             k = np.uint64(b.vva_member[q])
             b.m_in[k] += 1
@@ -768,7 +768,7 @@ def _ban_mask(b, v, mask, keep):
         while word != np.uint64(0):
             c = trailing_zeros(word)
             word &= ~(np.uint64(1) << np.uint64(c))
-            _ban(b, v, w * 64 + c)
+            _ban(b, v, INDEX(w * 64 + c))  # indices typed as the propagation loop passes them
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -803,7 +803,7 @@ def restrict_to(m, s, v, a):
 # ---------------------------------------------------------------- propagation
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@forced
 def _push_group(b, g):
     """Queue group g for a look at its bounds (once: a queued group is flagged)."""
     ctr, gqueue, gflag = b.ctr, b.gqueue, b.gflag
@@ -862,7 +862,7 @@ def _force_group(b, g, force_in, gstart, gmember):
             while bits != np.uint64(0):
                 c = trailing_zeros(bits)
                 bits &= bits - np.uint64(1)
-                _ban(b, u, w * 64 + c)
+                _ban(b, u, INDEX(w * 64 + c))
 
 
 @inner
@@ -1322,7 +1322,7 @@ def initial_bans(m, s):
     for v in range(m.n_vars):
         _ban_mask(b, INDEX(v), m.init_dom[v], KEEP)
     for g in range(len(m.group_lo)):  # every group's bounds get one look
-        _push_group(b, g)
+        _push_group(b, np.uint64(g))
     # (the index types `propagate` passes, so these calls share its compiled copies)
     for g in range(len(m.ng_start) - 1):  # nogoods that hold, or nearly, before any ban
         _check_nogood(b, np.int32(g), m.ng_start, m.ng_var, m.ng_set)
