@@ -572,7 +572,25 @@ def new_state(model: Model) -> State:
 
 
 def clone_state(source: State) -> State:
-    return State(*(a.copy() for a in source))
+    """A copy of `source` whose arrays are views of one allocation.
+
+    An attempt's state is a few large arrays (the trail: a value per ban). Allocated one by
+    one, glibc may hand them back to the system when the attempt ends (it trims the heap
+    once the free space at its top passes twice its largest recent mapping), and the next
+    attempt faults every page in again: up to 20% of a 48 x 48 WFC attempt, by the luck of
+    earlier allocations (docs/benchmarks.md, "Cold compile", branch `pcompile3`). One block
+    is freed whole and reused whole.
+    """
+    spans = [-(-a.nbytes // 64) * 64 for a in source]  # each array 64-byte aligned
+    block = np.empty(sum(spans) + 64, dtype=np.uint8)
+    start = -block.ctypes.data % 64
+    arrays = []
+    for a, span in zip(source, spans, strict=True):
+        view = block[start : start + a.nbytes].view(a.dtype).reshape(a.shape)
+        view[...] = a
+        arrays.append(view)
+        start += span
+    return State(*arrays)
 
 
 # ---------------------------------------------------------------- bit sets
