@@ -86,10 +86,10 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import config, literal_unroll, njit
-from numba.extending import overload
+from numba import config, literal_unroll, njit, types
 
 from ..core.rng import mix64, next_unit
+from .subroutine import subroutine
 
 if config.DISABLE_JIT:  # plain Python (coverage runs): the intrinsic only exists compiled
 
@@ -129,14 +129,11 @@ UNION_BYTES = 1 << 20
 # (a literal argument compiles one more copy of the kernel)
 KEEP, DROP = np.bool_(True), np.bool_(False)
 
-# The decorator of a kernel that only other kernels call: no Python wrapper, whose unboxing
-# of the Model and State tuples is code LLVM would compile for each kernel on a cold start.
-inner = njit(cache=True, _nrt=False, no_cpython_wrapper=True)
-
-# A kernel that only other kernels call, compiled once and inlined by LLVM (its `alwaysinline`
-# attribute) wherever it is called: numba's `inline="always"` types and lowers the body again
-# at every call site, and a plain call of the per-ban kernels passes two dozen arrays.
-forced = njit(cache=True, _nrt=False, no_cpython_wrapper=True, forceinline=True)
+# A kernel that only other kernels call is a `subroutine` (subroutine.py): compiled only inside
+# its callers' modules, with no Python wrapper (whose unboxing of the Model and State tuples is
+# code LLVM would compile on a cold start) and no module of its own. The per-ban kernels are
+# inlined by LLVM (`inline=True`): numba's `inline="always"` types and lowers a body again at
+# every call site, and a plain call of them passes two dozen arrays.
 
 # Small kernels called from many places take their indices as one type (bit-set rows as
 # uint64, heap positions as int64), cast by each caller: one compiled copy each, not one per
@@ -596,12 +593,12 @@ def clone_state(source: State) -> State:
 # ---------------------------------------------------------------- bit sets
 
 
-@njit(cache=True, _nrt=False)
+@subroutine(types.boolean)
 def has(dom, v, a):
     return (dom[v, a >> 6] >> np.uint64(a & 63)) & np.uint64(1) != np.uint64(0)
 
 
-@inner
+@subroutine(types.boolean)
 def meets(a, i, b, j):
     """Rows a[i] and b[j] of two bit-set tables share a value (no array views: no refcounts)."""
     for w in range(a.shape[1]):  # noqa: SIM110 (numba compiles no generators)
@@ -610,7 +607,7 @@ def meets(a, i, b, j):
     return False
 
 
-@inner
+@subroutine(types.boolean)
 def inside(a, i, b, j):
     """Row a[i] holds no value outside row b[j]."""
     for w in range(a.shape[1]):  # noqa: SIM110 (numba compiles no generators)
@@ -619,7 +616,7 @@ def inside(a, i, b, j):
     return True
 
 
-@inner
+@subroutine(types.int64)
 def first_value(dom, v):
     """The lowest value in the domain of v (-1 if empty)."""
     for w in range(dom.shape[1]):
@@ -656,7 +653,7 @@ def _holding(b, v):
     return b.vgs[v], b.vgs[v + 1], False
 
 
-@inner
+@subroutine(types.none)
 def _touch(b, v):
     """Add v to the variables whose heap key `settle` refreshes (a plain call, which LLVM
     inlines: numba's `inline="always"` re-types a body at every site it is inlined into)."""
@@ -711,7 +708,7 @@ def _drop_word(b, j, w, gone):
         b.ctr[FAILED] = 1
 
 
-@forced
+@subroutine(types.none, inline=True)
 def _count_fixed(b, v, a, delta):
     """Add delta to g_fix of the groups v holds entirely once a is banned (+1) or back (-1).
 
@@ -731,7 +728,7 @@ def _count_fixed(b, v, a, delta):
                 _push_group(b, g)
 
 
-@forced
+@subroutine(types.none, inline=True)
 def _ban(b, v, a):
     """Remove value a (present) from v: the only way a domain shrinks; see `ban`.
 
@@ -773,7 +770,7 @@ def _unban(b, v, a):
     _touch(b, v)
 
 
-@inner
+@subroutine(types.none)
 def _ban_mask(b, v, mask, keep):
     """Ban the values of v inside `mask` (keep=DROP) or outside it (keep=KEEP).
 
@@ -821,7 +818,7 @@ def restrict_to(m, s, v, a):
 # ---------------------------------------------------------------- propagation
 
 
-@forced
+@subroutine(types.none, inline=True)
 def _push_group(b, g):
     """Queue group g for a look at its bounds (once: a queued group is flagged)."""
     ctr, gqueue, gflag = b.ctr, b.gqueue, b.gflag
@@ -832,7 +829,7 @@ def _push_group(b, g):
         ctr[GQLEN] += 1
 
 
-@inner
+@subroutine(types.uint32)
 def _pop_group(ctr, gqueue, gflag):
     g = gqueue[ctr[GQHEAD]]
     ctr[GQHEAD] = 0 if ctr[GQHEAD] + 1 == gqueue.shape[0] else ctr[GQHEAD] + 1
@@ -841,7 +838,7 @@ def _pop_group(ctr, gqueue, gflag):
     return g
 
 
-@inner
+@subroutine(types.none)
 def _clear_groups(ctr, gqueue, gflag):
     """Empty the group queue (after a contradiction, its looks are moot)."""
     while ctr[GQLEN] > 0:
@@ -883,7 +880,7 @@ def _force_group(b, g, force_in, gstart, gmember):
                 _ban(b, u, INDEX(w * 64 + c))
 
 
-@inner
+@subroutine(types.int64)
 def _group_action(g, rules, glo, ghi, g_poss, g_fix):
     """-1: group g is violated; 0: nothing to do; 1: force its values out; 2: force them in."""
     fix, poss = g_fix[g], g_poss[g]
@@ -896,7 +893,7 @@ def _group_action(g, rules, glo, ghi, g_poss, g_fix):
     return 0
 
 
-@inner
+@subroutine(types.none)
 def _check_nogood(b, g, ng_start, ng_var, ng_set):
     """Nogood g: fail if all its literals hold, ban the last one's set if all others do."""
     open_literal = -1
@@ -915,7 +912,7 @@ def _check_nogood(b, g, ng_start, ng_var, ng_set):
     _ban_mask(b, INDEX(ng_var[open_literal]), ng_set[open_literal], DROP)
 
 
-@inner
+@subroutine(types.none)
 def _exclude(m, s, v):
     """v is decided: ban every value sharing a resource with its value from v's co-members."""
     a = first_value(s.dom, np.uint64(v))
@@ -937,6 +934,12 @@ def _exclude(m, s, v):
                     return
 
 
+def _loop_of(m, s, rules):
+    """The propagation loop a kernel compiles for a Model of numba type m."""
+    return _propagate_supports if m.instance_class is SupportModel else _propagate_counts
+
+
+@subroutine(types.boolean, inline=True, pick=_loop_of)
 def propagate(m: Model, s: State, rules: int) -> bool:
     """Process queued groups and unprocessed bans to a fixpoint; False on a contradiction.
 
@@ -946,24 +949,15 @@ def propagate(m: Model, s: State, rules: int) -> bool:
     `_propagate_supports`, without the group, nogood and exclusion code and without support
     counts: a value next door loses its last support when no value it allows is left.
 
-    For kernels (`backtrack.engine` calls it, at one place): the loop is chosen from the
-    Model's numba type when the kernel is typed (the overload below), so a cold start
-    compiles only the loop its models run. Run from Python, without numba (coverage), it
-    chooses by the Model's class.
+    In a kernel (`backtrack.engine` calls it, at one place) the loop is chosen from the
+    Model's numba type when the kernel is typed (`pick`), so a cold start compiles only the
+    loop its models run, and LLVM inlines it: a call passes the Model and State tuples, some
+    480 words pushed on the stack per decision. Run from Python, without numba (coverage),
+    it chooses by the Model's class.
     """
     if isinstance(m, SupportModel):
         return _propagate_supports(m, s, rules)
     return _propagate_counts(m, s, rules)
-
-
-@overload(propagate, jit_options={"_nrt": False, "no_cpython_wrapper": True, "forceinline": True})
-def _propagate_typed(m, s, rules):
-    """`propagate` in a kernel: the loop itself, chosen when the kernel is typed (a plain
-    function that numba compiles here; a kernel of its own behind a lambda was one more
-    module for LLVM to optimise with the whole loop linked in). LLVM inlines it at its one
-    call (forceinline): a call passes the Model and State tuples, some 480 words pushed on
-    the stack per decision."""
-    return _propagate_supports if m.instance_class is SupportModel else _propagate_counts
 
 
 def _propagate_counts(m, s, rules):
@@ -1055,7 +1049,7 @@ def _take_run(ctr, trail_var):
     return first, end
 
 
-@inner
+@subroutine(types.boolean, inline=True)
 def _propagate_unions(b, m):
     """`_propagate_supports` with support unions: each run of bans of v on the trail revises
     v's neighbours by `_revise_bytes` (a kernel of its own: beside it, the loop of
@@ -1176,7 +1170,7 @@ def undo(m, s, position):
     _clear_groups(ctr, s.gqueue, s.gflag)
 
 
-@inner
+@subroutine(types.boolean)
 def connectivity_ok(m, s):
     """False if cells that must hold a path value cannot all reach each other."""
     if m.conn_on == 0:
@@ -1219,7 +1213,7 @@ def connectivity_ok(m, s):
 # ---------------------------------------------------------------- the choice heap
 
 
-@inner
+@subroutine(types.float64)
 def heap_key(v, heuristic, sumw, sumwlw, size, noise):
     if heuristic == ENTROPY:
         total = sumw[v]
@@ -1229,14 +1223,14 @@ def heap_key(v, heuristic, sumw, sumwlw, size, noise):
     return float(v)
 
 
-@inner
+@subroutine(types.none)
 def _swap(heap, hpos, i, j):
     a, b = heap[i], heap[j]
     heap[i], heap[j] = b, a
     hpos[b], hpos[a] = i, j
 
 
-@inner
+@subroutine(types.none)
 def _sift_up(heap, hpos, hkey, i):
     while i > 0:
         parent = (i - 1) >> 1
@@ -1247,7 +1241,7 @@ def _sift_up(heap, hpos, hkey, i):
             break
 
 
-@inner
+@subroutine(types.none)
 def _sift_down(heap, hpos, hkey, n, i):
     while True:
         left = 2 * i + 1
@@ -1297,7 +1291,7 @@ def settle(heap, hpos, hkey, ctr, sumw, sumwlw, size, noise, touched, tflag, heu
 # ---------------------------------------------------------------- choices and setup
 
 
-@inner
+@subroutine(types.int64)
 def choose_value(rng, sumw, dom, weights, v):
     """A value of v drawn by weight."""
     target = next_unit(rng) * sumw[v]
@@ -1394,7 +1388,7 @@ def load_state(source, target):
         _copy_into(target[i].reshape(-1), source[i].reshape(-1))
 
 
-@inner
+@subroutine(types.none)
 def _copy_into(target, source):
     """Element by element: one small kernel per element type, where numba's `a[...] = b`
     compiles its broadcasting assignment once per array type."""
