@@ -129,11 +129,11 @@ UNION_BYTES = 1 << 20
 # (a literal argument compiles one more copy of the kernel)
 KEEP, DROP = np.bool_(True), np.bool_(False)
 
-# A kernel that only other kernels call is a `subroutine` (subroutine.py): compiled only inside
-# its callers' modules, with no Python wrapper (whose unboxing of the Model and State tuples is
-# code LLVM would compile on a cold start) and no module of its own. The per-ban kernels are
-# inlined by LLVM (`inline=True`): numba's `inline="always"` types and lowers a body again at
-# every call site, and a plain call of them passes two dozen arrays.
+# A kernel that only other kernels call is a `subroutine` (subroutine.py): compiled for its
+# callers alone, with no dispatcher, no Python wrapper (whose unboxing of the Model and State
+# tuples is code LLVM would compile on a cold start) and no cache file of its own. The per-ban
+# kernels are inlined by LLVM (`inline=True`): numba's `inline="always"` types and lowers a
+# body again at every call site, and a plain call of them passes two dozen arrays.
 
 # Small kernels called from many places take their indices as one type (bit-set rows as
 # uint64, heap positions as int64), cast by each caller: one compiled copy each, not one per
@@ -1052,8 +1052,9 @@ def _take_run(ctr, trail_var):
 @subroutine(types.boolean, inline=True)
 def _propagate_unions(b, m):
     """`_propagate_supports` with support unions: each run of bans of v on the trail revises
-    v's neighbours by `_revise_bytes` (a kernel of its own: beside it, the loop of
-    `_lose_supports` ran 8-18% slower on the pipes' 12 tiles)."""
+    v's neighbours by `_revise_bytes` (a subroutine of its own, which LLVM inlines: typed
+    beside it by numba, the loop of `_lose_supports` ran 8-18% slower on the pipes' 12
+    tiles)."""
     ctr, trail_var = b.ctr, b.trail_var
     if ctr[FAILED] != 0:
         return False

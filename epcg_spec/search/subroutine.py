@@ -1,13 +1,14 @@
-"""Kernels compiled only inside the kernels that call them.
+"""Kernels compiled only for the kernels that call them.
 
-numba compiles a kernel that another kernel calls as a module of its own: typed, lowered,
-optimised by LLVM and emitted as machine code, then linked into the caller's module and
-optimised there again. A kernel that only kernels call never runs that machine code. A
-`subroutine` is an intrinsic instead: a call site is typed from the return type it declares,
-and the body is compiled once per argument types by numba's `compile_subroutine`, typed
-and lowered but never emitted on its own, so LLVM optimises it once, in its caller's module
-(docs/benchmarks.md, "Cold compile", branch `pcompile3`). A subroutine cannot be called
-from Python; with numba's JIT off (coverage runs) it is the plain function.
+numba compiles a kernel that another kernel calls as a dispatcher of its own: typed, lowered,
+optimised by LLVM, emitted as machine code with a C wrapper, and written to the disk cache,
+then linked into the caller's module and optimised there again. A kernel that only kernels
+call never runs its own machine code. A `subroutine` is an intrinsic instead: a call site is
+typed from the return type the decorator declares, and the body is compiled once per
+argument types by numba's `compile_subroutine` (no dispatcher, no wrapper, no cache file) and
+linked into its callers (docs/benchmarks.md, "Cold compile", branch `pcompile3`). A
+subroutine cannot be called from Python; with numba's JIT off (coverage runs) it is the
+plain function.
 """
 
 from __future__ import annotations
