@@ -934,30 +934,9 @@ def _exclude(m, s, v):
                     return
 
 
-def _loop_of(m, s, rules):
-    """The propagation loop a kernel compiles for a Model of numba type m."""
-    return _propagate_supports if m.instance_class is SupportModel else _propagate_counts
-
-
-@subroutine(types.boolean, inline=True, pick=_loop_of)
-def propagate(m: Model, s: State, rules: int) -> bool:
-    """Process queued groups and unprocessed bans to a fixpoint; False on a contradiction.
-
-    A group is queued by the ban that changed its counters, and looked at before the next
-    ban's neighbours: Sudoku's singles are found before the next cell is touched. A model of
-    support tables alone (plain Wave Function Collapse, a `SupportModel`) runs
-    `_propagate_supports`, without the group, nogood and exclusion code and without support
-    counts: a value next door loses its last support when no value it allows is left.
-
-    In a kernel (`backtrack.engine` calls it, at one place) the loop is chosen from the
-    Model's numba type when the kernel is typed (`pick`), so a cold start compiles only the
-    loop its models run, and LLVM inlines it: a call passes the Model and State tuples, some
-    480 words pushed on the stack per decision. Run from Python, without numba (coverage),
-    it chooses by the Model's class.
-    """
-    if isinstance(m, SupportModel):
-        return _propagate_supports(m, s, rules)
-    return _propagate_counts(m, s, rules)
+def _by_model(supports, counts):
+    """A subroutine's `pick`: `supports` for a `SupportModel`'s numba type, else `counts`."""
+    return lambda m, *rest: supports if m.instance_class is SupportModel else counts
 
 
 def _propagate_counts(m, s, rules):
@@ -1033,6 +1012,27 @@ def _propagate_supports(m, s, rules):
         _lose_supports(b, m, allowed, trail_var[first], first, end)
         if ctr[FAILED] != 0:
             return False
+
+
+@subroutine(types.boolean, inline=True, pick=_by_model(_propagate_supports, _propagate_counts))
+def propagate(m: Model, s: State, rules: int) -> bool:
+    """Process queued groups and unprocessed bans to a fixpoint; False on a contradiction.
+
+    A group is queued by the ban that changed its counters, and looked at before the next
+    ban's neighbours: Sudoku's singles are found before the next cell is touched. A model of
+    support tables alone (plain Wave Function Collapse, a `SupportModel`) runs
+    `_propagate_supports`, without the group, nogood and exclusion code and without support
+    counts: a value next door loses its last support when no value it allows is left.
+
+    In a kernel (`backtrack.engine` calls it, at one place) the loop is chosen from the
+    Model's numba type when the kernel is typed (`pick`), so a cold start compiles only the
+    loop its models run, and LLVM inlines it: a call passes the Model and State tuples, some
+    480 words pushed on the stack per decision. Run from Python, without numba (coverage),
+    it chooses by the Model's class.
+    """
+    if isinstance(m, SupportModel):
+        return _propagate_supports(m, s, rules)
+    return _propagate_counts(m, s, rules)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -1331,12 +1331,17 @@ def full_domains(m: Model, s: State) -> None:
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def initial_bans(m, s):
-    """The initial domains (`m.init_dom`) banned from full ones, every group queued, and the
-    nogoods and exclusions that hold before any ban applied."""
+def _initial_domains(m, s):
+    """The initial domains (`m.init_dom`) banned from full ones."""
     b = bans(m, s)
     for v in range(m.n_vars):
         _ban_mask(b, INDEX(v), m.init_dom[v], KEEP)
+
+
+def _initial_counts(m, s):
+    """`initial_bans` for a model with groups, nogoods or exclusions."""
+    _initial_domains(m, s)
+    b = bans(m, s)
     for g in range(len(m.group_lo)):  # every group's bounds get one look
         _push_group(b, np.uint64(g))
     # (the index types `propagate` passes, so these calls share its compiled copies)
@@ -1346,6 +1351,23 @@ def initial_bans(m, s):
         if m.var_ex_start[v] < m.var_ex_start[v + 1] and s.size[v] == 1 and s.fixed[v] == 0:
             s.fixed[v] = 1
             _exclude(m, s, INDEX(v))
+
+
+def _initial_supports(m, s):
+    """`initial_bans` for a `SupportModel`: no groups, nogoods or exclusions to look at."""
+    _initial_domains(m, s)
+
+
+@subroutine(types.none, inline=True, pick=_by_model(_initial_supports, _initial_counts))
+def initial_bans(m, s):
+    """The initial domains banned from full ones, every group queued, and the nogoods and
+    exclusions that hold before any ban applied. In a kernel, the part a Model's type needs
+    is chosen when the kernel is typed: a cold start of a `SupportModel` compiles no nogood
+    or exclusion code."""
+    if isinstance(m, SupportModel):
+        _initial_supports(m, s)
+    else:
+        _initial_counts(m, s)
 
 
 @njit(cache=True, _nrt=False, inline="always")
