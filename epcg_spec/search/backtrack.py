@@ -55,8 +55,12 @@ from .propagate import (
     BACKTRACKS,
     CONTRADICTIONS,
     DEPTH,
+    GQHEAD,
+    GQLEN,
     HEURISTICS,
     HSIZE,
+    NTOUCHED,
+    QHEAD,
     SOLUTIONS,
     STEPS,
     TRAIL_LEN,
@@ -68,9 +72,10 @@ from .propagate import (
     clone_state,
     connectivity_ok,
     decided_values,
+    full_domains,
+    initial_bans,
     new_state,
     propagate,
-    reset,
     restrict_to,
     settle,
     undo,
@@ -92,9 +97,46 @@ NO_CAP = np.int64(-1)
 SEED_MASK = (1 << 63) - 1  # seeds travel as int64
 
 
-@njit(cache=True, _nrt=False)
+# what `engine` does: its `op`
+RESET, BEGIN, SEARCH, BACKTRACK = 0, 1, 2, 3
+
+
+def _run(
+    m: Model,
+    s: State,
+    op: int,
+    heuristic: int = 0,
+    rules: int = ALL_RULES,
+    max_backtracks: int = -1,
+    count_limit: int = 0,
+    budget: int = 0,
+    conn_every: int = 1,
+    seed: int = 0,
+) -> int:
+    """`engine` from Python, every argument typed as every call types it (one compile)."""
+    args = (heuristic, rules, max_backtracks, count_limit, budget, conn_every, np.uint64(seed))
+    return int(engine(m, s, op, *args))
+
+
+def reset(m: Model, s: State, rules: int) -> bool:
+    """Full domains, then the initial restrictions, propagated; False if contradictory."""
+    full_domains(m, s)
+    ok = _run(m, s, RESET, rules=rules)
+    s.gflag[:] = 0  # the trail and both queues emptied
+    s.ctr[[TRAIL_LEN, QHEAD, NTOUCHED, GQHEAD, GQLEN]] = 0
+    s.tflag[:] = 0
+    return bool(ok)
+
+
+def undo_guess(m: Model, s: State, max_backtracks: int) -> bool:
+    """Undo to the last guess and ban it (`_backtrack`, from Python)."""
+    return bool(_run(m, s, BACKTRACK, max_backtracks=max_backtracks))
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _backtrack(m, s, max_backtracks):
-    """Undo to the last guess and ban it; False if the stack is empty or the cap is reached."""
+    """Undo to the last guess and ban it; False if the stack is empty or the cap is reached.
+    Inlined into `engine`, at its one call."""
     while s.ctr[DEPTH] > 0:
         if max_backtracks >= 0 and s.ctr[BACKTRACKS] >= max_backtracks:
             return False
@@ -109,12 +151,36 @@ def _backtrack(m, s, max_backtracks):
 
 
 @njit(cache=True, _nrt=False)
-def search(m, s, heuristic, rules, max_backtracks, count_limit, budget, conn_every):
-    """Decide, propagate, undo; return a status after at most `budget` decisions."""
+def engine(m, s, op, heuristic, rules, max_backtracks, count_limit, budget, conn_every, seed):
+    """The one engine kernel Python calls (and Sudoku's proofs): by `op`, the initial bans
+    propagated (RESET: 1 if they hold, else 0), an attempt's start (BEGIN), the search
+    (SEARCH: decide, propagate, undo; a status after at most `budget` decisions) or one
+    `_backtrack` (BACKTRACK: 1 if it went back, else 0); arguments an op does not read are
+    moot. One kernel, calling `propagate` at one place: a cold start compiles one Python
+    wrapper of the Model and State tuples, one copy of the loop, and optimises the kernels
+    they share in one module (docs/benchmarks.md, "Cold compile")."""
+    if op == BEGIN:
+        begin_attempt(s, seed, heuristic)
+        return np.int64(0)
+    if op == RESET:
+        initial_bans(m, s)
+    back = op == BACKTRACK  # go back first (at a solution: beyond any cap)
+    found = False
     while True:
+        if back:
+            went = _backtrack(m, s, NO_CAP if found else max_backtracks)
+            if op == BACKTRACK:
+                return np.int64(went)
+            if not went:
+                if count_limit > 0:
+                    return EXHAUSTED
+                return INFEASIBLE if s.ctr[DEPTH] == 0 else FAILED
+            back = found = False
         ok = propagate(m, s, rules)
         if ok and m.conn_on != 0 and s.ctr[STEPS] % conn_every == 0:
             ok = connectivity_ok(m, s)
+        if op == RESET:
+            return np.int64(ok)
         if ok:
             settle(
                 s.heap, s.hpos, s.hkey, s.ctr, s.sumw, s.sumwlw, s.size, s.noise, s.touched,
@@ -127,18 +193,14 @@ def search(m, s, heuristic, rules, max_backtracks, count_limit, budget, conn_eve
                         return SOLVED
                     if s.ctr[SOLUTIONS] >= count_limit:
                         return LIMIT
-                    if not _backtrack(m, s, NO_CAP):
-                        return EXHAUSTED
+                    back = found = True
                     continue
                 ok = False
         if not ok:
             s.ctr[CONTRADICTIONS] += 1
             if s.ctr[DEPTH] == 0:
                 return EXHAUSTED if count_limit > 0 else INFEASIBLE
-            if not _backtrack(m, s, max_backtracks):
-                if count_limit > 0:
-                    return EXHAUSTED
-                return INFEASIBLE if s.ctr[DEPTH] == 0 else FAILED
+            back = True
             continue
         if budget == 0:
             return PAUSED
@@ -193,7 +255,7 @@ class Search:
         self.count_limit = count_limit
         self.status = PAUSED
         self.state = clone_state(base)
-        begin_attempt(self.state, np.uint64(seed), self.heuristic)
+        _run(model, self.state, BEGIN, self.heuristic, seed=seed)
 
     def run(self, budget: int | None = None) -> int:
         """Run at most `budget` decisions (None: to the end); return the status."""
@@ -205,15 +267,16 @@ class Search:
         return self.status
 
     def _search(self, count_limit: int, budget: int) -> int:
-        return search(
+        return _run(
             self.model,
             self.state,
+            SEARCH,
             self.heuristic,
             self.rules,
-            self.max_backtracks,
-            count_limit,
-            budget,
-            connectivity_interval(self.model),
+            max_backtracks=self.max_backtracks,
+            count_limit=count_limit,
+            budget=budget,
+            conn_every=connectivity_interval(self.model),
         )
 
     def _checked(self, budget: int) -> int:
@@ -237,7 +300,7 @@ class Search:
                 ctr[CONTRADICTIONS] += 1
                 if status == LIMIT:
                     ctr[SOLUTIONS] -= 1
-            if not _backtrack(self.model, self.state, -1 if counting else self.max_backtracks):
+            if not undo_guess(self.model, self.state, -1 if counting else self.max_backtracks):
                 if counting:
                     return EXHAUSTED
                 return INFEASIBLE if ctr[DEPTH] == 0 else FAILED
@@ -487,7 +550,7 @@ def next_solutions(run: Search, decisions: int) -> tuple[list[np.ndarray], bool]
             return found, True
         found.append(run.values())
         run.count_limit += 1
-        if not _backtrack(run.model, run.state, -1):
+        if not undo_guess(run.model, run.state, -1):
             return found, True
         if run.stats()["decisions"] >= end:
             return found, False

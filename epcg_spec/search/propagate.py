@@ -65,20 +65,20 @@ state and every kernel that changes it:
 
 Kernels from a domain may call these by module-level name (see sudoku/kernels.py):
 `load_state`, `restrict_to`, `ban`, `propagate`, `undo`, `begin_attempt`, and
-`backtrack.search`.
+`backtrack.engine`.
 
 How the kernels pass the state (the reasons, with figures, are in docs/benchmarks.md, "The
 propagate engine"): hot kernels are compiled with numba's runtime off (`_nrt=False`), so
 passing the Model and State tuples costs no reference counts; kernels that run per ban take
 one `Bans` bundle (the two dozen arrays a ban reads or writes, from both tuples), never the
 whole Model and State; `ban`, `undo` and the group forcing are inlined into their callers,
-`propagate` is not, and a ban outside the propagation loop goes through `_ban_mask`; index
-tables are unsigned (`INDEX`); a model of support tables alone (a `SupportModel`) runs a
-loop of its own, without the group code and without support counts, and a kernel compiles
-only the loop of the models it is called with. Small helpers take one index type each,
-cast by their callers (one compiled copy each). numba's disk cache of a function is keyed
-on its own file only: after editing this module, delete the cached files of modules that
-inline its kernels (backtrack.py, sudoku/kernels.py).
+`propagate` into the engine kernel by LLVM, and a ban outside the propagation loop goes
+through `_ban_mask`; index tables are unsigned (`INDEX`); a model of support tables alone (a
+`SupportModel`) runs a loop of its own, without the group code and without support counts,
+and a kernel compiles only the loop of the models it is called with. Small helpers take one
+index type each, cast by their callers (one compiled copy each). numba's disk cache of a
+function is keyed on its own file only: after editing this module, delete the cached files
+of modules that inline its kernels (backtrack.py, sudoku/kernels.py).
 """
 
 from __future__ import annotations
@@ -86,10 +86,10 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import config, literal_unroll, njit
-from numba.extending import overload
+from numba import config, literal_unroll, njit, types
 
 from ..core.rng import mix64, next_unit
+from .subroutine import subroutine
 
 if config.DISABLE_JIT:  # plain Python (coverage runs): the intrinsic only exists compiled
 
@@ -129,9 +129,11 @@ UNION_BYTES = 1 << 20
 # (a literal argument compiles one more copy of the kernel)
 KEEP, DROP = np.bool_(True), np.bool_(False)
 
-# The decorator of a kernel that only other kernels call: no Python wrapper, whose unboxing
-# of the Model and State tuples is code LLVM would compile for each kernel on a cold start.
-inner = njit(cache=True, _nrt=False, no_cpython_wrapper=True)
+# A kernel that only other kernels call is a `subroutine` (subroutine.py): compiled for its
+# callers alone, with no dispatcher, no Python wrapper (whose unboxing of the Model and State
+# tuples is code LLVM would compile on a cold start) and no cache file of its own. The per-ban
+# kernels are inlined by LLVM (`inline=True`): numba's `inline="always"` types and lowers a
+# body again at every call site, and a plain call of them passes two dozen arrays.
 
 # Small kernels called from many places take their indices as one type (bit-set rows as
 # uint64, heap positions as int64), cast by each caller: one compiled copy each, not one per
@@ -531,7 +533,7 @@ def _group_tables(n: int, nv: int, words: int, groups) -> dict[str, np.ndarray]:
 
 
 def new_state(model: Model) -> State:
-    """Fresh, uninitialised state arrays sized for `model` (see `reset`)."""
+    """Fresh, uninitialised state arrays sized for `model` (see `backtrack.reset`)."""
     n, nv, words = model.n_vars, model.n_values, model.n_words
     groups = len(model.group_lo)
     return State(
@@ -567,18 +569,36 @@ def new_state(model: Model) -> State:
 
 
 def clone_state(source: State) -> State:
-    return State(*(a.copy() for a in source))
+    """A copy of `source` whose arrays are views of one allocation.
+
+    An attempt's state is a few large arrays (the trail: a value per ban). Allocated one by
+    one, glibc may hand them back to the system when the attempt ends (it trims the heap
+    once the free space at its top passes twice its largest recent mapping), and the next
+    attempt faults every page in again: up to 20% of a 48 x 48 WFC attempt, by the luck of
+    earlier allocations (docs/benchmarks.md, "Cold compile", branch `pcompile3`). One block
+    is freed whole and reused whole.
+    """
+    spans = [-(-a.nbytes // 64) * 64 for a in source]  # each array 64-byte aligned
+    block = np.empty(sum(spans) + 64, dtype=np.uint8)
+    start = -block.ctypes.data % 64
+    arrays = []
+    for a, span in zip(source, spans, strict=True):
+        view = block[start : start + a.nbytes].view(a.dtype).reshape(a.shape)
+        view[...] = a
+        arrays.append(view)
+        start += span
+    return State(*arrays)
 
 
 # ---------------------------------------------------------------- bit sets
 
 
-@njit(cache=True, _nrt=False)
+@subroutine(types.boolean)
 def has(dom, v, a):
     return (dom[v, a >> 6] >> np.uint64(a & 63)) & np.uint64(1) != np.uint64(0)
 
 
-@inner
+@subroutine(types.boolean)
 def meets(a, i, b, j):
     """Rows a[i] and b[j] of two bit-set tables share a value (no array views: no refcounts)."""
     for w in range(a.shape[1]):  # noqa: SIM110 (numba compiles no generators)
@@ -587,7 +607,7 @@ def meets(a, i, b, j):
     return False
 
 
-@inner
+@subroutine(types.boolean)
 def inside(a, i, b, j):
     """Row a[i] holds no value outside row b[j]."""
     for w in range(a.shape[1]):  # noqa: SIM110 (numba compiles no generators)
@@ -596,7 +616,7 @@ def inside(a, i, b, j):
     return True
 
 
-@inner
+@subroutine(types.int64)
 def first_value(dom, v):
     """The lowest value in the domain of v (-1 if empty)."""
     for w in range(dom.shape[1]):
@@ -633,7 +653,7 @@ def _holding(b, v):
     return b.vgs[v], b.vgs[v + 1], False
 
 
-@inner
+@subroutine(types.none)
 def _touch(b, v):
     """Add v to the variables whose heap key `settle` refreshes (a plain call, which LLVM
     inlines: numba's `inline="always"` re-types a body at every site it is inlined into)."""
@@ -688,7 +708,7 @@ def _drop_word(b, j, w, gone):
         b.ctr[FAILED] = 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@subroutine(types.none, inline=True)
 def _count_fixed(b, v, a, delta):
     """Add delta to g_fix of the groups v holds entirely once a is banned (+1) or back (-1).
 
@@ -708,7 +728,7 @@ def _count_fixed(b, v, a, delta):
                 _push_group(b, g)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@subroutine(types.none, inline=True)
 def _ban(b, v, a):
     """Remove value a (present) from v: the only way a domain shrinks; see `ban`.
 
@@ -727,7 +747,7 @@ def _ban(b, v, a):
                 b.g_poss[g] -= 1
                 b.g_mask[g] &= ~(np.uint64(1) << np.uint64(b.slot[k]))
                 _push_group(b, g)
-        _count_fixed(b, v, a, 1)
+        _count_fixed(b, v, a, np.int64(1))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -735,7 +755,7 @@ def _unban(b, v, a):
     """Exactly reverse `_ban` of (v, a) (the trail is shortened by `undo`)."""
     if b.vgs[v] < b.vgs[v + 1]:  # the variable is in a group
         f = v * b.weights.shape[0] + a
-        _count_fixed(b, v, a, -1)
+        _count_fixed(b, v, a, np.int64(-1))
         for q in range(np.uint64(b.vva_start[f]), np.uint64(b.vva_start[f + 1])):
             k = np.uint64(b.vva_member[q])
             b.m_in[k] += 1
@@ -750,7 +770,7 @@ def _unban(b, v, a):
     _touch(b, v)
 
 
-@inner
+@subroutine(types.none)
 def _ban_mask(b, v, mask, keep):
     """Ban the values of v inside `mask` (keep=DROP) or outside it (keep=KEEP).
 
@@ -763,7 +783,7 @@ def _ban_mask(b, v, mask, keep):
         while word != np.uint64(0):
             c = trailing_zeros(word)
             word &= ~(np.uint64(1) << np.uint64(c))
-            _ban(b, v, w * 64 + c)
+            _ban(b, v, INDEX(w * 64 + c))  # indices typed as the propagation loop passes them
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -798,7 +818,7 @@ def restrict_to(m, s, v, a):
 # ---------------------------------------------------------------- propagation
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@subroutine(types.none, inline=True)
 def _push_group(b, g):
     """Queue group g for a look at its bounds (once: a queued group is flagged)."""
     ctr, gqueue, gflag = b.ctr, b.gqueue, b.gflag
@@ -809,7 +829,7 @@ def _push_group(b, g):
         ctr[GQLEN] += 1
 
 
-@inner
+@subroutine(types.uint32)
 def _pop_group(ctr, gqueue, gflag):
     g = gqueue[ctr[GQHEAD]]
     ctr[GQHEAD] = 0 if ctr[GQHEAD] + 1 == gqueue.shape[0] else ctr[GQHEAD] + 1
@@ -818,7 +838,7 @@ def _pop_group(ctr, gqueue, gflag):
     return g
 
 
-@inner
+@subroutine(types.none)
 def _clear_groups(ctr, gqueue, gflag):
     """Empty the group queue (after a contradiction, its looks are moot)."""
     while ctr[GQLEN] > 0:
@@ -857,10 +877,10 @@ def _force_group(b, g, force_in, gstart, gmember):
             while bits != np.uint64(0):
                 c = trailing_zeros(bits)
                 bits &= bits - np.uint64(1)
-                _ban(b, u, w * 64 + c)
+                _ban(b, u, INDEX(w * 64 + c))
 
 
-@inner
+@subroutine(types.int64)
 def _group_action(g, rules, glo, ghi, g_poss, g_fix):
     """-1: group g is violated; 0: nothing to do; 1: force its values out; 2: force them in."""
     fix, poss = g_fix[g], g_poss[g]
@@ -873,7 +893,7 @@ def _group_action(g, rules, glo, ghi, g_poss, g_fix):
     return 0
 
 
-@inner
+@subroutine(types.none)
 def _check_nogood(b, g, ng_start, ng_var, ng_set):
     """Nogood g: fail if all its literals hold, ban the last one's set if all others do."""
     open_literal = -1
@@ -892,7 +912,7 @@ def _check_nogood(b, g, ng_start, ng_var, ng_set):
     _ban_mask(b, INDEX(ng_var[open_literal]), ng_set[open_literal], DROP)
 
 
-@inner
+@subroutine(types.none)
 def _exclude(m, s, v):
     """v is decided: ban every value sharing a resource with its value from v's co-members."""
     a = first_value(s.dom, np.uint64(v))
@@ -914,31 +934,11 @@ def _exclude(m, s, v):
                     return
 
 
-def propagate(m: Model, s: State, rules: int) -> bool:
-    """Process queued groups and unprocessed bans to a fixpoint; False on a contradiction.
-
-    A group is queued by the ban that changed its counters, and looked at before the next
-    ban's neighbours: Sudoku's singles are found before the next cell is touched. A model of
-    support tables alone (plain Wave Function Collapse, a `SupportModel`) runs
-    `_propagate_supports`, without the group, nogood and exclusion code and without support
-    counts: a value next door loses its last support when no value it allows is left. The
-    loop is chosen from the Model's class, in kernels from its numba type (the overload
-    below): a cold start compiles only the loop its models run.
-    """
-    if isinstance(m, SupportModel):
-        return _propagate_supports(m, s, rules)
-    return _propagate_counts(m, s, rules)
+def _by_model(supports, counts):
+    """A subroutine's `pick`: `supports` for a `SupportModel`'s numba type, else `counts`."""
+    return lambda m, *rest: supports if m.instance_class is SupportModel else counts
 
 
-@overload(propagate)
-def _propagate_typed(m, s, rules):
-    """`propagate` in a kernel: the loop chosen when the kernel is typed."""
-    if m.instance_class is SupportModel:
-        return lambda m, s, rules: _propagate_supports(m, s, rules)
-    return lambda m, s, rules: _propagate_counts(m, s, rules)
-
-
-@njit(cache=True, _nrt=False)
 def _propagate_counts(m, s, rules):
     """`propagate` for a model with support counts, groups, nogoods or exclusions."""
     b = bans(m, s)
@@ -995,7 +995,6 @@ def _propagate_counts(m, s, rules):
                 return False
 
 
-@njit(cache=True, _nrt=False)
 def _propagate_supports(m, s, rules):
     """`propagate` for a model of support tables alone (no support counts, see
     `_lose_supports`; no groups, so `rules` is moot). Each run of bans of one variable on
@@ -1015,6 +1014,27 @@ def _propagate_supports(m, s, rules):
             return False
 
 
+@subroutine(types.boolean, inline=True, pick=_by_model(_propagate_supports, _propagate_counts))
+def propagate(m: Model, s: State, rules: int) -> bool:
+    """Process queued groups and unprocessed bans to a fixpoint; False on a contradiction.
+
+    A group is queued by the ban that changed its counters, and looked at before the next
+    ban's neighbours: Sudoku's singles are found before the next cell is touched. A model of
+    support tables alone (plain Wave Function Collapse, a `SupportModel`) runs
+    `_propagate_supports`, without the group, nogood and exclusion code and without support
+    counts: a value next door loses its last support when no value it allows is left.
+
+    In a kernel (`backtrack.engine` calls it, at one place) the loop is chosen from the
+    Model's numba type when the kernel is typed (`pick`), so a cold start compiles only the
+    loop its models run, and LLVM inlines it: a call passes the Model and State tuples, some
+    480 words pushed on the stack per decision. Run from Python, without numba (coverage),
+    it chooses by the Model's class.
+    """
+    if isinstance(m, SupportModel):
+        return _propagate_supports(m, s, rules)
+    return _propagate_counts(m, s, rules)
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _take_run(ctr, trail_var):
     """The next run of bans of one variable on the trail, (first, end), with the queue's head
@@ -1029,11 +1049,12 @@ def _take_run(ctr, trail_var):
     return first, end
 
 
-@inner
+@subroutine(types.boolean, inline=True)
 def _propagate_unions(b, m):
     """`_propagate_supports` with support unions: each run of bans of v on the trail revises
-    v's neighbours by `_revise_bytes` (a kernel of its own: beside it, the loop of
-    `_lose_supports` ran 8-18% slower on the pipes' 12 tiles)."""
+    v's neighbours by `_revise_bytes` (a subroutine of its own, which LLVM inlines: typed
+    beside it by numba, the loop of `_lose_supports` ran 8-18% slower on the pipes' 12
+    tiles)."""
     ctr, trail_var = b.ctr, b.trail_var
     if ctr[FAILED] != 0:
         return False
@@ -1150,7 +1171,7 @@ def undo(m, s, position):
     _clear_groups(ctr, s.gqueue, s.gflag)
 
 
-@njit(cache=True, _nrt=False)
+@subroutine(types.boolean)
 def connectivity_ok(m, s):
     """False if cells that must hold a path value cannot all reach each other."""
     if m.conn_on == 0:
@@ -1193,7 +1214,7 @@ def connectivity_ok(m, s):
 # ---------------------------------------------------------------- the choice heap
 
 
-@inner
+@subroutine(types.float64)
 def heap_key(v, heuristic, sumw, sumwlw, size, noise):
     if heuristic == ENTROPY:
         total = sumw[v]
@@ -1203,14 +1224,14 @@ def heap_key(v, heuristic, sumw, sumwlw, size, noise):
     return float(v)
 
 
-@inner
+@subroutine(types.none)
 def _swap(heap, hpos, i, j):
     a, b = heap[i], heap[j]
     heap[i], heap[j] = b, a
     hpos[b], hpos[a] = i, j
 
 
-@inner
+@subroutine(types.none)
 def _sift_up(heap, hpos, hkey, i):
     while i > 0:
         parent = (i - 1) >> 1
@@ -1221,7 +1242,7 @@ def _sift_up(heap, hpos, hkey, i):
             break
 
 
-@inner
+@subroutine(types.none)
 def _sift_down(heap, hpos, hkey, n, i):
     while True:
         left = 2 * i + 1
@@ -1237,11 +1258,12 @@ def _sift_down(heap, hpos, hkey, n, i):
             break
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def settle(heap, hpos, hkey, ctr, sumw, sumwlw, size, noise, touched, tflag, heuristic):
     """Bring the heap up to date for every variable touched since the last call.
 
     It takes the arrays it needs, not the State tuple: the search calls it per decision.
+    Inlined into `backtrack.engine`, its one caller: no module of its own to optimise.
     """
     for k in range(ctr[NTOUCHED]):
         v = touched[k]
@@ -1270,7 +1292,7 @@ def settle(heap, hpos, hkey, ctr, sumw, sumwlw, size, noise, touched, tflag, heu
 # ---------------------------------------------------------------- choices and setup
 
 
-@inner
+@subroutine(types.int64)
 def choose_value(rng, sumw, dom, weights, v):
     """A value of v drawn by weight."""
     target = next_unit(rng) * sumw[v]
@@ -1287,23 +1309,7 @@ def choose_value(rng, sumw, dom, weights, v):
     return last
 
 
-def reset(m: Model, s: State, rules: int) -> bool:
-    """Full domains, then the initial restrictions, propagated; False if contradictory.
-
-    The set-up is numpy and the bans two kernels called from Python, not one kernel: a
-    kernel calling `propagate` holds one more copy of it for LLVM to optimise on a cold start
-    (docs/benchmarks.md, "Cold compile").
-    """
-    _full_domains(m, s)
-    _initial_bans(m, s)
-    ok = propagate(m, s, rules)
-    s.gflag[:] = 0  # the trail and both queues emptied
-    s.ctr[[TRAIL_LEN, QHEAD, NTOUCHED, GQHEAD, GQLEN]] = 0
-    s.tflag[:] = 0
-    return bool(ok and connectivity_ok(m, s))
-
-
-def _full_domains(m: Model, s: State) -> None:
+def full_domains(m: Model, s: State) -> None:
     """Every value in every domain, and the counters that go with it, before any ban."""
     full = _bits(np.ones(m.n_values, dtype=bool))
     s.dom[:] = full
@@ -1324,15 +1330,20 @@ def _full_domains(m: Model, s: State) -> None:
     s.m_in[:] = in_set[m.var_group]
 
 
-@njit(cache=True, _nrt=False)
-def _initial_bans(m, s):
-    """The initial domains (`m.init_dom`) banned from full ones, every group queued, and the
-    nogoods and exclusions that hold before any ban applied."""
+@njit(cache=True, _nrt=False, inline="always")
+def _initial_domains(m, s):
+    """The initial domains (`m.init_dom`) banned from full ones."""
     b = bans(m, s)
     for v in range(m.n_vars):
         _ban_mask(b, INDEX(v), m.init_dom[v], KEEP)
+
+
+def _initial_counts(m, s):
+    """`initial_bans` for a model with groups, nogoods or exclusions."""
+    _initial_domains(m, s)
+    b = bans(m, s)
     for g in range(len(m.group_lo)):  # every group's bounds get one look
-        _push_group(b, g)
+        _push_group(b, np.uint64(g))
     # (the index types `propagate` passes, so these calls share its compiled copies)
     for g in range(len(m.ng_start) - 1):  # nogoods that hold, or nearly, before any ban
         _check_nogood(b, np.int32(g), m.ng_start, m.ng_var, m.ng_set)
@@ -1342,7 +1353,24 @@ def _initial_bans(m, s):
             _exclude(m, s, INDEX(v))
 
 
-@njit(cache=True, _nrt=False)
+def _initial_supports(m, s):
+    """`initial_bans` for a `SupportModel`: no groups, nogoods or exclusions to look at."""
+    _initial_domains(m, s)
+
+
+@subroutine(types.none, inline=True, pick=_by_model(_initial_supports, _initial_counts))
+def initial_bans(m, s):
+    """The initial domains banned from full ones, every group queued, and the nogoods and
+    exclusions that hold before any ban applied. In a kernel, the part a Model's type needs
+    is chosen when the kernel is typed: a cold start of a `SupportModel` compiles no nogood
+    or exclusion code."""
+    if isinstance(m, SupportModel):
+        _initial_supports(m, s)
+    else:
+        _initial_counts(m, s)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def begin_attempt(s, seed, heuristic):
     """Seed the attempt's random stream and tie-break noise, and fill the heap."""
     s.rng[0] = mix64(np.uint64(seed))
@@ -1383,7 +1411,7 @@ def load_state(source, target):
         _copy_into(target[i].reshape(-1), source[i].reshape(-1))
 
 
-@inner
+@subroutine(types.none)
 def _copy_into(target, source):
     """Element by element: one small kernel per element type, where numba's `a[...] = b`
     compiles its broadcasting assignment once per array type."""

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from epcg_spec.search import backtrack
-from epcg_spec.search.propagate import Network
+from epcg_spec.search.propagate import Network, clone_state
 from tests.oracles.network_oracle import PlainNetwork
 
 
@@ -72,6 +72,22 @@ def test_contradictory_restrictions_are_infeasible():
     net.edges([0], [1], net.relation(~np.eye(2, dtype=bool)))
     assert backtrack.prepare(net.compile()) is None
     assert backtrack.solve(net.compile(), 0, backtrack.Policy()).status == "infeasible"
+
+
+def test_a_cloned_state_is_an_equal_independent_copy_in_one_block():
+    model = colouring(7, 3, True).compile()
+    base = backtrack.prepare(model)
+    copy = clone_state(base)
+    for name, a, b in zip(base._fields, base, copy, strict=True):
+        assert (a.dtype, a.shape) == (b.dtype, b.shape), name
+        assert np.array_equal(a, b), name
+        assert b.flags.c_contiguous and (b.size == 0 or b.ctypes.data % 64 == 0), name
+    assert len({id(b.base) for b in copy}) == 1  # one allocation
+    copy.dom[:] = 0
+    assert base.dom.any()
+    run = backtrack.Search(model, base, seed=3)
+    assert run.run() == backtrack.SOLVED
+    assert np.array_equal(base.dom, backtrack.prepare(model).dom)
 
 
 def test_reverse_edges_pair_up():

@@ -11,12 +11,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...search.backtrack import NO_CAP, search
+from ...search.backtrack import BEGIN, NO_CAP, SEARCH, engine
 from ...search.propagate import (
     MRV,
     RULE_LO,
     SOLUTIONS,
-    begin_attempt,
     load_state,
     restrict_to,
 )
@@ -42,7 +41,7 @@ def place(m, s, base, grid):
         if grid[v] >= 0:
             if s.size[v] == 0 or (s.dom[v, 0] >> np.uint64(grid[v])) & np.uint64(1) == 0:
                 return False
-            restrict_to(m, s, np.int32(v), grid[v])  # v typed as `search` passes it
+            restrict_to(m, s, np.int32(v), grid[v])  # v typed as `engine` passes it
     return True
 
 
@@ -51,8 +50,8 @@ def solutions_upto(m, s, base, grid, rules, limit):
     """How many solutions the puzzle has, counting at most `limit`, on the back end."""
     if not place(m, s, base, grid):
         return 0
-    begin_attempt(s, _plain(0), MRV)
-    search(m, s, MRV, rules, NO_CAP, limit, -1, 1)
+    engine(m, s, BEGIN, _plain(MRV), rules, NO_CAP, limit, -1, _plain(1), np.uint64(0))
+    engine(m, s, SEARCH, _plain(MRV), rules, NO_CAP, limit, -1, _plain(1), np.uint64(0))
     return s.ctr[SOLUTIONS]
 
 
