@@ -194,11 +194,24 @@ def _chunk(kernels: Kernels, starts, ends, prune: bool, top: int) -> Tally:
     space = (kernels.params, kernels.space_args)
 
     def work(following: np.ndarray, size: int) -> None:
-        scratch = kernels.module.scratch(kernels.length, kernels.groups)
-        loop(following, size, n, starts, ends, *space, *args, scratch)
+        loop(following, size, n, starts, ends, *space, *args, _scratch(kernels))
 
     each_claimed(work, n)
     return Tally(int(counts.sum()), int(evaluated.sum()), int(pruned.sum()), _top(best_arrays, top))
+
+
+def _scratch(kernels: Kernels) -> tuple[np.ndarray, ...]:
+    """One thread's scratch arrays for the block loops (x, lo, masks, tally, todo, keep),
+    made by numpy, so that the loops allocate nothing and run without numba's runtime."""
+    length = kernels.length
+    return (
+        np.zeros(length, np.int64),
+        np.zeros(length, np.int64),
+        np.zeros((length + 1, kernels.groups), np.uint64),
+        np.zeros(3, np.int64),
+        np.zeros(length, np.uint64),
+        np.zeros(length, np.uint64),
+    )
 
 
 def _top(best_arrays: list[np.ndarray], top: int) -> list[tuple[float, int, list[int]]]:

@@ -77,7 +77,7 @@ def _scan(b, start, end, P, S, scored, bs, br, bx, kept, x):
 def _prune_block(
     b, start, end, P, S, T, scored, counts, evaluated, pruned, bs, br, bx, kept, scratch
 ):
-    """Clear the thread's scratch arrays (see `scratch`), then walk the block."""
+    """Clear the thread's scratch arrays (exhaustive.py, `_scratch`), then walk the block."""
     x, lo, masks, tally, todo, keep = scratch
     x[:] = 0
     lo[:] = 0
@@ -209,19 +209,6 @@ def _mask_walk(b, start, end, P, S, T, scored, bs, br, bx, kept, x, lo, masks, t
             fresh = True
             continue
         lo[d] = last
-
-
-def scratch(length, groups):
-    """One thread's scratch arrays for the walk (x, lo, masks, tally, todo, keep), made by
-    numpy, so that the block loops allocate nothing and run without numba's runtime."""
-    return (
-        np.zeros(length, np.int64),
-        np.zeros(length, np.int64),
-        np.zeros((length + 1, groups), np.uint64),
-        np.zeros(3, np.int64),
-        np.zeros(length, np.uint64),
-        np.zeros(length, np.uint64),
-    )
 
 
 @njit(cache=True, nogil=True, _nrt=WALK_NRT)
