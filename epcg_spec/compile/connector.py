@@ -33,8 +33,8 @@ from ..core.cache import cache_dir
 from ..core.errors import EpcgError
 from ..core.files import atomic_write, contained
 
-IMPORTS = "import numpy as np\nfrom numba import njit, prange\n"
-TEMPLATE_MARKER = "from numba import njit, prange\n"
+IMPORTS = "import numpy as np\nfrom numba import njit\n"
+TEMPLATE_MARKER = "from numba import njit\n"
 PACKAGE = "epcg_spec"
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 

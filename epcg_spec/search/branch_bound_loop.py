@@ -18,10 +18,10 @@ entry of a full list (the block's own, or the one passed in from earlier blocks)
 sets are met in lexicographic order, a later set that only ties never displaces an entry.
 """
 
-# ruff: noqa: F401, F821
+# ruff: noqa: F821
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from epcg_spec.search.blocks import claim
 

@@ -19,10 +19,10 @@ list's tie rule (the earlier rank stays) needs. Arrays travel in tuples, which n
 simulator passes through as they are.
 """
 
-# ruff: noqa: F401, F821
+# ruff: noqa: F821
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 MASK_ROWS = STATE_LENGTH + 1  # a global, so that CUDA reads it as the constant it needs
 

@@ -22,10 +22,10 @@ Numba compiles and caches the module, inlining the kernels into this loop; passi
 them as arguments instead would miss the cache on every run (see DESIGN.md, Numba).
 """
 
-# ruff: noqa: F401, F821
+# ruff: noqa: F821
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from epcg_spec.search.blocks import claim
 

@@ -15,7 +15,7 @@ found and out. Arrays travel in one tuple, which numba's simulator passes throug
 # ruff: noqa: F401, F821
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 
 @cuda.jit(cache=True)

@@ -30,10 +30,10 @@ states, `fill_blocks` copies each other state's bits from its canonical state. E
 runs its blocks on threads (search/blocks.py), each block one call of a `nogil` kernel.
 """
 
-# ruff: noqa: F401, F821
+# ruff: noqa: F821
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from epcg_spec.search.blocks import each_run
 
