@@ -16,17 +16,21 @@ made. Rounds alternate, each ratio is from one round. Then the first puzzle incl
 fresh process: a child Python (this file with --first N) imports the package, then times
 `problem.run` of N puzzles from just before the first (its kernels loaded from the warm
 cache, numba's first-call set-up included), against `qqwing --generate N` in the same round,
-for N = 1, 10, 100 and 1000. Then the command line, first puzzle included: `epcg-spec build`
-of one puzzle with a warm kernel cache, split into its import, the kernels' loading
-(result.json's compile_seconds: the first puzzle) and the rest, against `qqwing --generate
-1`; and `epcg-spec build` of N puzzles (its files and gallery written) against `qqwing
---generate N`.
+for N = 1, 10, 100, 300 and 1000; and that set-up alone (--first 0: the first call of a
+one-line kernel), which is larger where scipy is installed (numba imports scipy.linalg then,
+to look for a BLAS; epcg-spec does not need scipy). Then the command line, first puzzle
+included: `epcg-spec build` of one puzzle with a warm kernel cache, split into its import,
+the kernels' loading (result.json's compile_seconds: the first puzzle) and the rest, against
+`qqwing --generate 1`; and `epcg-spec build` of N puzzles (its files and gallery written)
+against `qqwing --generate N`.
 Run: python benchmarks/bench_sudoku.py [--smoke]   (smoke: one puzzle, few generated)
-     python benchmarks/bench_sudoku.py --first N   (the child: N puzzles' seconds)
+     python benchmarks/bench_sudoku.py --first N   (the child: N puzzles' seconds, or for
+                                                   0 numba's first-call set-up)
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -60,7 +64,7 @@ IN_KERNEL = 2 if SMOKE else 100  # proofs per kernel call
 HARDEST = list(HARD)[:1] if SMOKE else list(HARD)
 PEER_PUZZLES = 20 if SMOKE else 1000
 PEER_ROUNDS = 1 if SMOKE else 3
-FIRST_COUNTS = (1, 10) if SMOKE else (1, 10, 100, 1000)
+FIRST_COUNTS = (1, 10) if SMOKE else (1, 10, 100, 300, 1000)
 QQWING = shutil.which("qqwing")
 
 
@@ -177,10 +181,30 @@ def first_included(puzzles: int) -> float:
     return time.perf_counter() - began
 
 
+@njit(cache=True)
+def _identity(x):
+    return x
+
+
+def numba_setup() -> float:
+    """Seconds of the first call of a one-line cached kernel: numba's own set-up, which any
+    numba program pays once per process (what the child of `first_puzzle` prints for 0)."""
+    began = time.perf_counter()
+    _identity(1)
+    return time.perf_counter() - began
+
+
 def first_puzzle() -> None:
     """N puzzles in a fresh process, from just before the first, against QQWing's N."""
     child = [sys.executable, str(Path(__file__).resolve()), "--first"]
     first_included(1)  # fills the kernel cache, if it is not yet
+    _identity(1)
+    done = subprocess.run([*child, "0"], capture_output=True, check=True)
+    scipy = importlib.util.find_spec("scipy") is not None
+    print(
+        f"numba's own first-call set-up, in a fresh process: {float(done.stdout) * 1e3:.0f} ms"
+        f" (scipy {'installed: numba imports scipy.linalg then' if scipy else 'not installed'})"
+    )
     print("first puzzle included, in a fresh process (each round: QQWing, then ours):")
     for puzzles in FIRST_COUNTS:
         ratios = []
@@ -238,7 +262,8 @@ def cli_start() -> None:
 
 def main() -> int:
     if "--first" in sys.argv[1:]:
-        print(first_included(int(sys.argv[-1])))
+        puzzles = int(sys.argv[-1])
+        print(first_included(puzzles) if puzzles else numba_setup())
         return 0
     uniqueness()
     generation()
