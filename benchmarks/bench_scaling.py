@@ -1,10 +1,13 @@
 """Thread scaling of the back ends: time and speedup at 1, 2, 4, ... threads, in one run.
 
-    python benchmarks/bench_scaling.py [--threads-max N] [--quick | --smoke] [--only NAMES]
+    python benchmarks/bench_scaling.py [--threads-max N | --threads LIST] [--quick | --smoke]
+                                       [--only NAMES]
 
 Four settings, each run once warm (kernels compiled or loaded, untimed) and then at every
 thread count from 1 up to all cores (os.cpu_count(), or --threads-max), doubling, with the
-largest always included; every run must give the same result as the first:
+largest always included, or at the counts --threads lists (e.g. 2,16: the Fling row of issue
+19 without its one-thread run, the longest); every run must give the same result as the
+first:
 
     queens-pruned     n-queens with prefix pruning (exhaustive back end)
     queens-scan       n-queens with --no-prune: every permutation (exhaustive back end)
@@ -239,7 +242,9 @@ def physical_cores() -> int | None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--threads-max", type=int, default=os.cpu_count() or 1)
+    counts = parser.add_mutually_exclusive_group()
+    counts.add_argument("--threads-max", type=int, default=os.cpu_count() or 1)
+    counts.add_argument("--threads", help="comma-separated thread counts, e.g. 1,2,16")
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--quick", action="store_true", help="sizes for a 2-core machine")
     size.add_argument("--smoke", action="store_true", help="the smallest setting, 1..2 threads")
@@ -247,14 +252,22 @@ def main() -> None:
     parser.add_argument("--only", help=f"comma-separated, from: {', '.join(SETTINGS)}")
     args = parser.parse_args()
     only = args.only.split(",") if args.only else list(SETTINGS)
-    if args.threads_max < 1 or set(only) - set(SETTINGS):
-        parser.error(f"--threads-max is at least 1; --only takes {', '.join(SETTINGS)}")
     setting = "smoke" if args.smoke else "quick" if args.quick else "default"
     most = min(args.threads_max, 2) if args.smoke else args.threads_max
+    try:
+        series = sorted({int(t) for t in args.threads.split(",")}) if args.threads else []
+    except ValueError:
+        series = [0]
+    series = series or thread_counts(most)
+    if not series or min(series) < 1 or set(only) - set(SETTINGS):
+        parser.error(
+            f"--threads-max and --threads are at least 1, --threads a list such as 2,16; "
+            f"--only takes {', '.join(SETTINGS)}"
+        )
     pruned, scan, pieces, puzzles = SIZES[setting]
     print(
         f"{os.cpu_count()} logical CPUs, {physical_cores() or '?'} physical cores; threads "
-        f"{thread_counts(most)}; load average {os.getloadavg()[0]:.2f} at the start"
+        f"{series}; load average {os.getloadavg()[0]:.2f} at the start"
     )
     with tempfile.TemporaryDirectory(prefix="bench-scaling-") as scratch:
         cases = {
@@ -281,12 +294,12 @@ def main() -> None:
             repeats = args.repeats if name.startswith("queens") else 1
             report_head(name, what)
             runs: list[Run] = []
-            for threads in thread_counts(most):
+            for threads in series:
                 runs.append(measured(threads, run, cpu, repeats))
                 assert runs[-1].outcome == runs[0].outcome, f"{name}: {threads} threads differ"
                 report_row(runs[0], runs[-1])
         if "queens-pruned" in only and not args.smoke:
-            balance(pruned, most)
+            balance(pruned, max(series))
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 

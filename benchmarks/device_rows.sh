@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Issue 19's 16-core rows and the GPU figures, in one command, for a session lent the device
+# machine (16 cores, one H100 or H200; Python 3.12 with numba, numba-cuda and numpy there).
+#
+#   run(command="bash benchmarks/device_rows.sh", carry=[".whl"], timeout_s=540)
+#
+# Its arguments go to both benchmarks: `bash benchmarks/device_rows.sh --smoke` checks it here
+# in a minute (the smallest sizes, the GPU part under numba's CUDA simulator).
+#
+# About 5 minutes: 14-queens pruned at 1 and 16 threads, the Fling 8-piece layer at 2 and 16,
+# then bench_gpu.py (stopped after 4 minutes); each part's output goes to $OUT. The machine
+# lacks lark, jsonschema, pytmx and dask's stack: carry them as wheels in .whl (ignored by
+# git), fetched here once with, for each NAME==VERSION the package needs:
+#   pip download --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
+#     --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 -d .whl NAME==VERSION
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT="${OUT:-$(mktemp -d)}" && mkdir -p "$OUT"
+export PYTHONUNBUFFERED=1
+if ! python3 -c 'import lark, jsonschema, pytmx, distributed' 2>/dev/null; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+    --target /tmp/site .whl/*.whl || exit 1
+  export PYTHONPATH=/tmp/site
+fi
+python3 -c 'import sys, numba, numpy; print(sys.version.split()[0], numba.__version__, numpy.__version__)'
+nproc
+python3 benchmarks/bench_scaling.py --only queens-pruned --threads 1,16 --repeats 5 "$@" \
+  2>&1 | tee "$OUT/queens-pruned.txt"
+python3 benchmarks/bench_scaling.py --only fling-layer --threads 2,16 "$@" 2>&1 | tee "$OUT/fling.txt"
+timeout 240 python3 benchmarks/bench_gpu.py "$@" 2>&1 | tee "$OUT/gpu.txt"
