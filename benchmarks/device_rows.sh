@@ -16,15 +16,18 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-$(mktemp -d)}" && mkdir -p "$OUT"
+PYTHON="${PYTHON:-python3}"
 export PYTHONUNBUFFERED=1
-if ! python3 -c 'import lark, jsonschema, pytmx, distributed' 2>/dev/null; then
-  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+if ! "$PYTHON" -c 'import lark, jsonschema, pytmx, distributed' 2>/dev/null; then
+  "$PYTHON" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
     --target /tmp/site .whl/*.whl || exit 1
   export PYTHONPATH=/tmp/site
 fi
-python3 -c 'import sys, numba, numpy; print(sys.version.split()[0], numba.__version__, numpy.__version__)'
-nproc
-python3 benchmarks/bench_scaling.py --only queens-pruned --threads 1,16 --repeats 5 "$@" \
-  2>&1 | tee "$OUT/queens-pruned.txt"
-python3 benchmarks/bench_scaling.py --only fling-layer --threads 2,16 "$@" 2>&1 | tee "$OUT/fling.txt"
-timeout 240 python3 benchmarks/bench_gpu.py "$@" 2>&1 | tee "$OUT/gpu.txt"
+"$PYTHON" -c 'import sys, numba, numpy; print(sys.version, numba.__version__, numpy.__version__)'
+failed=0  # each part runs even when one before it failed; the exit status says if any did
+"$PYTHON" benchmarks/bench_scaling.py --only queens-pruned --threads 1,16 --repeats 5 "$@" \
+  2>&1 | tee "$OUT/queens-pruned.txt" || failed=1
+"$PYTHON" benchmarks/bench_scaling.py --only fling-layer --threads 2,16 "$@" \
+  2>&1 | tee "$OUT/fling.txt" || failed=1
+timeout 240 "$PYTHON" benchmarks/bench_gpu.py "$@" 2>&1 | tee "$OUT/gpu.txt" || failed=1
+exit $failed

@@ -39,3 +39,16 @@ def test_the_benchmark_runs_at_its_smallest_setting(bench, tmp_path):
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.strip()
+
+
+@pytest.mark.slow
+def test_the_device_script_runs_at_its_smallest_setting(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env |= {"PYTHON": sys.executable, "OUT": str(tmp_path)}
+    script = ROOT / "benchmarks" / "device_rows.sh"
+    done = subprocess.run(
+        ["bash", str(script), "--smoke"], env=env, capture_output=True, text=True, timeout=900
+    )
+    assert done.returncode == 0, done.stdout[-3000:]
+    for part, says in (("queens-pruned", "8-queens"), ("fling", "4-piece"), ("gpu", "simulator")):
+        assert says in (tmp_path / f"{part}.txt").read_text()
