@@ -24,6 +24,7 @@ if ! "$PYTHON" -c 'import lark, jsonschema, pytmx, distributed' 2>/dev/null; the
   export PYTHONPATH=/tmp/site
 fi
 "$PYTHON" -c 'import sys, numba, numpy; print(sys.version, numba.__version__, numpy.__version__)'
+lscpu | grep -E "^(Model name|Thread|Core|Socket|CPU\(s\)|CPU max MHz|L3)" || nproc
 failed=0  # each part runs even when one before it failed; the exit status says if any did
 "$PYTHON" benchmarks/bench_scaling.py --only queens-pruned --threads 1,16 --repeats 5 "$@" \
   2>&1 | tee "$OUT/queens-pruned.txt" || failed=1
