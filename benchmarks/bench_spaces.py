@@ -23,7 +23,7 @@ from numba import njit, prange
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from epcg_spec.spaces import CombinationSpace
-from epcg_spec.spaces.combination import combination_skip, combination_unrank
+from epcg_spec.spaces.sorted_sequence import sequence_skip, sequence_unrank
 
 SMOKE = "--smoke" in sys.argv[1:]
 N = 56
@@ -43,10 +43,10 @@ def walk(count, k, prm, tab):
         lo = count * b // BLOCKS
         hi = count * (b + 1) // BLOCKS
         x = np.empty(k, dtype=np.int64)
-        combination_unrank(lo, x, 0, prm, tab)
+        sequence_unrank(lo, x, 0, prm, tab)
         acc = x.sum()
         for _ in range(hi - lo - 1):
-            changed = combination_skip(x, 0, k, prm, tab)
+            changed = sequence_skip(x, 0, k, prm, tab)
             for p in range(changed, k):
                 acc += x[p]
         sums[b] = acc
@@ -61,7 +61,7 @@ def unrank_spread(count, step, k, prm, tab):
         x = np.empty(k, dtype=np.int64)
         acc = 0
         for i in range(count * b // BLOCKS, count * (b + 1) // BLOCKS):
-            combination_unrank(i * step, x, 0, prm, tab)
+            sequence_unrank(i * step, x, 0, prm, tab)
             acc += x[0] + x[k - 1]
         sums[b] = acc
     return sums.sum()

@@ -6,53 +6,9 @@ from math import comb
 
 import numpy as np
 
-from epcg_spec.spaces.base import Kernels, LoneSpace, check_int, values_below
+from epcg_spec.spaces.base import LoneSpace, check_int, values_below
 from epcg_spec.spaces.binomial import binomial_table
-from epcg_spec.spaces.jit import kernel
-from epcg_spec.spaces.sorted_sequence import (
-    sorted_candidates,
-    sorted_first,
-    sorted_next,
-    sorted_rank,
-    sorted_skip,
-    sorted_subtree,
-    sorted_unrank,
-)
-
-
-@kernel
-def multiset_unrank(r, x, off, prm, tab):
-    sorted_unrank(r, x, off, prm[0], prm[1], 0, tab)
-
-
-@kernel
-def multiset_rank(x, off, prm, tab):
-    return sorted_rank(x, off, prm[0], prm[1], 0, tab)
-
-
-@kernel
-def multiset_skip(x, off, depth, prm, tab):
-    return sorted_skip(x, off, depth, prm[0], prm[1], 0)
-
-
-@kernel
-def multiset_subtree(x, off, depth, prm, tab):
-    return sorted_subtree(x, off, depth, prm[0], prm[1], 0, tab)
-
-
-@kernel
-def multiset_first(x, off, p, prm, tab):
-    return sorted_first(x, off, p, prm[0], prm[1], 0)
-
-
-@kernel
-def multiset_next(x, off, p, prm, tab):
-    return sorted_next(x, off, p, prm[0], prm[1], 0)
-
-
-@kernel
-def multiset_candidates(x, off, p, prm, tab):
-    return sorted_candidates(x, off, p, prm[0], prm[1], 0)
+from epcg_spec.spaces.sorted_sequence import SORTED_KERNELS
 
 
 class MultisetSpace(LoneSpace):
@@ -60,15 +16,7 @@ class MultisetSpace(LoneSpace):
     `itertools.combinations_with_replacement` order."""
 
     type_name = "multiset"
-    kernels = Kernels(
-        multiset_unrank,
-        multiset_rank,
-        multiset_skip,
-        multiset_subtree,
-        multiset_first,
-        multiset_next,
-        multiset_candidates,
-    )
+    kernels = SORTED_KERNELS
 
     def __init__(self, n: int, k: int):
         self.n = check_int("n", n, 1)
@@ -87,7 +35,7 @@ class MultisetSpace(LoneSpace):
         return f"nondecreasing values in 0..{self.n - 1}"
 
     def _tables(self) -> tuple[np.ndarray, np.ndarray]:
-        prm = np.array([self.n, self.k], dtype=np.int64)
+        prm = np.array([self.n, self.k, 0], dtype=np.int64)  # not strict
         return prm, binomial_table(self.n + self.k - 1, self.k)
 
     def __repr__(self) -> str:

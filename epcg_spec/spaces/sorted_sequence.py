@@ -11,12 +11,16 @@ Binomial table reads (T[j, a] = C(a, j), see `binomial.binomial_table`) never ex
 C(b, k-i) with b <= N-1-i; both are at most C(N-1-i, k-i) <= C(N-1, k) <= C(N, k).
 `subtree` reads the exact count of a subtree, at most C(N, k). So a table saturated at
 2**63 - 1 is exact wherever it is read, for every space with C(N, k) <= 2**63 - 1.
+
+`SORTED_KERNELS` are both spaces' kernels (see `base.Kernels`), which read (n, k, strict)
+from their parameters.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from epcg_spec.spaces.base import Kernels
 from epcg_spec.spaces.bits import low_mask
 from epcg_spec.spaces.jit import kernel
 
@@ -101,3 +105,49 @@ def sorted_candidates(x, off, p, n, k, strict):
     if hi < lo:
         return np.uint64(0)
     return low_mask(hi + 1) & ~low_mask(lo)
+
+
+@kernel
+def sequence_unrank(r, x, off, prm, tab):
+    sorted_unrank(r, x, off, prm[0], prm[1], prm[2], tab)
+
+
+@kernel
+def sequence_rank(x, off, prm, tab):
+    return sorted_rank(x, off, prm[0], prm[1], prm[2], tab)
+
+
+@kernel
+def sequence_skip(x, off, depth, prm, tab):
+    return sorted_skip(x, off, depth, prm[0], prm[1], prm[2])
+
+
+@kernel
+def sequence_subtree(x, off, depth, prm, tab):
+    return sorted_subtree(x, off, depth, prm[0], prm[1], prm[2], tab)
+
+
+@kernel
+def sequence_first(x, off, p, prm, tab):
+    return sorted_first(x, off, p, prm[0], prm[1], prm[2])
+
+
+@kernel
+def sequence_next(x, off, p, prm, tab):
+    return sorted_next(x, off, p, prm[0], prm[1], prm[2])
+
+
+@kernel
+def sequence_candidates(x, off, p, prm, tab):
+    return sorted_candidates(x, off, p, prm[0], prm[1], prm[2])
+
+
+SORTED_KERNELS = Kernels(
+    sequence_unrank,
+    sequence_rank,
+    sequence_skip,
+    sequence_subtree,
+    sequence_first,
+    sequence_next,
+    sequence_candidates,
+)

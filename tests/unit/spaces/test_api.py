@@ -128,7 +128,8 @@ def test_value_ranges() -> None:
 def test_kernel_args_shapes() -> None:
     prm, tab = CombinationSpace(7, 3).kernel_args()
     assert prm.dtype == tab.dtype == np.int64
-    assert prm.tolist() == [7, 3]
+    assert prm.tolist() == [7, 3, 1]  # n, k, strict
+    assert MultisetSpace(7, 3).kernel_args()[0].tolist() == [7, 3, 0]
     assert tab.ndim == 2
     product = ProductSpace([("a", CombinationSpace(7, 3)), ("b", PermutationSpace(4))])
     args = product.kernel_args()
@@ -266,7 +267,7 @@ def test_generated_source_shape() -> None:
     space = ProductSpace([("a", CombinationSpace(6, 2)), ("b", CombinationSpace(5, 3))])
     imports, source = space_kernel_source(space)
     assert "from numba import njit" in imports
-    assert len([line for line in imports if "spaces.combination import" in line]) == 1
+    assert len([line for line in imports if "spaces.sorted_sequence import" in line]) == 1
     assert source.startswith('@njit(cache=True, inline="always")\ndef space_unrank(r, x, S):')
     for signature in [
         "space_unrank(r, x, S)",
