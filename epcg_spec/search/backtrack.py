@@ -42,6 +42,7 @@ import io
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 from numba import njit
@@ -556,14 +557,28 @@ def next_solutions(run: Search, decisions: int) -> tuple[list[np.ndarray], bool]
             return found, False
 
 
+class Taker(Protocol):
+    """What a `SolutionsJob` hands each complete assignment to, and checkpoints with it."""
+
+    def __call__(self, values: np.ndarray) -> bool:
+        """Keep one assignment; whether the walk should go on."""
+
+    def snapshot(self) -> dict:
+        """What was kept so far, as JSON-ready data."""
+
+    def restore(self, state: dict) -> None:
+        """Set what was kept from a `snapshot()`."""
+
+
 @dataclass
 class SolutionsJob(SearchJob):
     """The driver's job walking every complete assignment of a `solutions_search`: units
     are decisions, each chunk's assignments go to `take` in search order (which answers
-    whether it wants more), and the job is finished when the search ends. Not
-    checkpointed: `take` keeps its own tally."""
+    whether it wants more), and the job is finished when the search ends. A checkpoint
+    holds the search, `take`'s own tally and whether the walk has ended (the search's
+    status alone cannot tell: it stays at its last solution's once that is undone)."""
 
-    take: Callable[[np.ndarray], bool] = field(kw_only=True)
+    take: Taker = field(kw_only=True)
 
     def prepare(self, first: int) -> None:
         self.fold(next_solutions(self.search, 1))  # compiles the kernels
@@ -580,7 +595,9 @@ class SolutionsJob(SearchJob):
                 return
 
     def snapshot(self) -> dict:
-        return {}
+        return {**super().snapshot(), "taken": self.take.snapshot(), "ended": self.finished}
 
     def restore(self, state: dict) -> None:
-        raise NotImplementedError("a solutions walk is not checkpointed")
+        super().restore(state)
+        self.take.restore(state["taken"])
+        self.finished = state["ended"]

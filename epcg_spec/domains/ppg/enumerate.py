@@ -58,6 +58,47 @@ def canonical(order: np.ndarray, perms: list[np.ndarray]) -> bytes:
     return min(images)
 
 
+@dataclass
+class _Taken:
+    """The walk's tally: every complete assignment becomes an order, counted (once per
+    canonical form when `perms` are given) and kept while fewer than `listed` are; stops
+    the walk at `stop_after` > 0 orders. A checkpoint holds it."""
+
+    network: OrderNetwork
+    perms: list[np.ndarray]
+    listed: int
+    stop_after: int
+    found: Enumeration = field(default_factory=lambda: Enumeration(0))
+    seen: set[bytes] = field(default_factory=set)
+
+    def __call__(self, values: np.ndarray) -> bool:
+        order = self.network.relation(values)
+        if self.perms:
+            key = canonical(order, self.perms)
+            if key in self.seen:
+                return True
+            self.seen.add(key)
+        self.found.count += 1
+        if len(self.found.orders) < self.listed:
+            self.found.orders.append(order)
+        return self.stop_after <= 0 or self.found.count < self.stop_after
+
+    def snapshot(self) -> dict:
+        return {
+            "count": self.found.count,
+            "orders": [np.packbits(order).tobytes().hex() for order in self.found.orders],
+            "seen": sorted(key.hex() for key in self.seen),
+        }
+
+    def restore(self, state: dict) -> None:
+        n = self.network.n_nodes
+        self.found = Enumeration(state["count"])
+        for text in state["orders"]:
+            bits = np.unpackbits(np.frombuffer(bytes.fromhex(text), np.uint8), count=n * n)
+            self.found.orders.append(bits.reshape(n, n).astype(bool))
+        self.seen = {bytes.fromhex(text) for text in state["seen"]}
+
+
 def enumerate_orders(
     network: OrderNetwork,
     universe: Universe,
@@ -65,29 +106,17 @@ def enumerate_orders(
     by_symmetry: bool,
     ctx: RunContext,
     stop_after: int = 0,
+    key: str | None = None,
 ) -> tuple[Enumeration, Report | None]:
     """Count every valid order (up to template relabelling if asked), through the driver
-    (--time-limit, Ctrl-C: the count so far); keep the first `listed`; stop after
-    `stop_after` > 0 orders (--limit). Complete when the report is None or not stopped
-    and the count is under `stop_after`."""
+    (--time-limit, Ctrl-C: the count so far; with a checkpoint `key`, --resume goes on);
+    keep the first `listed`; stop after `stop_after` > 0 orders (--limit). Complete when
+    the report is None or not stopped and the count is under `stop_after`."""
     perms = relabellings(universe) if by_symmetry else []
-    seen: set[bytes] = set()
-    found = Enumeration(0)
-
-    def take(values: np.ndarray) -> bool:
-        order = network.relation(values)
-        if perms:
-            key = canonical(order, perms)
-            if key in seen:
-                return True
-            seen.add(key)
-        found.count += 1
-        if len(found.orders) < listed:
-            found.orders.append(order)
-        return stop_after <= 0 or found.count < stop_after
-
+    take = _Taken(network, perms, listed, stop_after)
     run = backtrack.solutions_search(network.net.compile())
     if run is None:
-        return found, None
-    report = driver.run(backtrack.SolutionsJob(run, "enumerating orders", take=take), ctx, None)
-    return found, report
+        return take.found, None
+    job = backtrack.SolutionsJob(run, "enumerating orders", take=take)
+    report = driver.run(job, ctx, key)
+    return take.found, report

@@ -121,8 +121,7 @@ class PpgProblem:
         """Run flags this spec's mode cannot honour, with the reason."""
         if command == "build" and self.spec.mode == "enumerate":
             why = "mode enumerate lists the orders of one drawn universe in a single search"
-            flags = ("--shard", "--resume", "--fresh", "--time-limit", "--scheduler")
-            return dict.fromkeys(flags, why)
+            return dict.fromkeys(("--shard", "--scheduler"), why)
         return {}
 
     def _one_puzzle(self, seed: int) -> tuple[dict, dict[str, str]]:
@@ -194,6 +193,7 @@ class PpgProblem:
             spec.symmetry == "templates",
             ctx,
             ctx.limit or 0,
+            checkpoint_key(spec.document.data, ctx.seed, ctx.limit),
         )
         listed = [graph_data(universe, order) for order in found.orders]
         result = base_result(spec.name, self.kind, self.backend, ctx)
