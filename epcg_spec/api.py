@@ -22,6 +22,7 @@ from .compile.flags import refuse_unsupported
 from .compile.protocols import Countable, Samplable
 from .core.context import Progress, RunContext, RunOutput, SpecSource
 from .core.errors import UsageError
+from .core.files import not_a_file
 from .output.gallery import write_gallery
 from .output.jsontext import dumps
 from .output.result import write_outputs
@@ -139,6 +140,8 @@ class Spec:
         `force`; the spec's Python functions are imported only with `allow_python`."""
         if resume and fresh:
             raise UsageError("--resume continues a checkpoint and --fresh discards it: give one")
+        if out is not None:
+            not_a_file(Path(out))
         flags = {
             "--device": _device(device),
             "--threads": threads,

@@ -54,7 +54,14 @@ def output_folder(out: str | None, name: str, default_root: str = "out") -> Path
     folder = Path(out) if out else Path(default_root) / name
     if not out:
         contained(Path(default_root), name)
-    clean_stale(folder)
+    clean_stale(not_a_file(folder))
+    return folder
+
+
+def not_a_file(folder: Path) -> Path:
+    """`folder`, or a usage error if a file (not a folder) is there."""
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"the output folder {folder} is a file; give --out a folder")
     return folder
 
 
@@ -92,8 +99,7 @@ def write_set(folder: Path, files: dict[str, str | bytes]) -> list[Path]:
             f"the output folder {folder} holds the current folder; it is replaced as a whole "
             f"when a build ends, so give --out a folder below the current one or elsewhere"
         )
-    if target.exists() and not target.is_dir():
-        raise UsageError(f"the output folder {folder} is a file; give --out a folder")
+    not_a_file(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     clean_stale(target)
     staging = _staging(target, "new")

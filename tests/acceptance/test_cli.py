@@ -75,6 +75,7 @@ def test_fmt_converts_to_dsl_and_back(tmp_path, capsys):
         (["build", "no-such-spec.yaml"], "no such file"),
         (["build", QUEENS, "--frobnicate"], "No such option"),
         (["count", str(SPECS)], "is a folder"),
+        (["build", QUEENS, "--out", QUEENS], "is a file; give --out a folder"),
     ],
 )
 def test_usage_errors_exit_2_with_one_clear_line(argv, message, capsys):
