@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import errno
 import sys
 import traceback
 from collections.abc import Callable
@@ -13,6 +14,17 @@ from ..core.cache import cache_dir
 from ..core.errors import EpcgError, Interrupted, SpecError
 
 OK, INVALID, USAGE, INTERNAL, INTERRUPTED = 0, 1, 2, 3, 130
+# what the machine refuses, not a bug of ours: a path the user gave, a full or read-only disk
+REFUSED_BY_THE_SYSTEM = {
+    errno.EACCES,
+    errno.EPERM,
+    errno.EROFS,
+    errno.ENOSPC,
+    errno.EDQUOT,
+    errno.ENAMETOOLONG,
+    errno.ENOTDIR,
+    errno.EISDIR,
+}
 
 
 def run_guarded(action: Callable[[], int]) -> int:
@@ -44,8 +56,19 @@ def run_guarded(action: Callable[[], int]) -> int:
     except (KeyboardInterrupt, click.exceptions.Abort):
         print("interrupted", file=sys.stderr)
         return INTERRUPTED
+    except OSError as exc:
+        if exc.errno not in REFUSED_BY_THE_SYSTEM:
+            return _internal(exc)
+        where = f"{_shortened(str(exc.filename))}: " if exc.filename else ""
+        print(f"error: {where}{exc.strerror}", file=sys.stderr)
+        return INVALID
     except Exception as exc:
         return _internal(exc)
+
+
+def _shortened(name: str, most: int = 120) -> str:
+    """A file name of at most `most` characters, its middle elided."""
+    return name if len(name) <= most else f"{name[: most // 2]}...{name[-most // 2 :]}"
 
 
 def _internal(exc: BaseException) -> int:

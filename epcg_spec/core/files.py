@@ -58,10 +58,13 @@ def output_folder(out: str | None, name: str, default_root: str = "out") -> Path
     return folder
 
 
-def not_a_file(folder: Path) -> Path:
-    """`folder`, or a usage error if a file (not a folder) is there."""
-    if folder.exists() and not folder.is_dir():
-        raise UsageError(f"the output folder {folder} is a file; give --out a folder")
+def not_a_file(folder: Path, flag: str = "--out") -> Path:
+    """`folder` (given by `flag`), or a usage error if it, or a folder above it, is a file."""
+    for place in (folder, *folder.parents):
+        if place.is_dir():
+            break
+        if place.exists():
+            raise UsageError(f"{flag} {folder}: {place} is a file; give {flag} a folder")
     return folder
 
 

@@ -76,6 +76,7 @@ def test_fmt_converts_to_dsl_and_back(tmp_path, capsys):
         (["build", QUEENS, "--frobnicate"], "No such option"),
         (["count", str(SPECS)], "is a folder"),
         (["build", QUEENS, "--out", QUEENS], "is a file; give --out a folder"),
+        (["build", QUEENS, "--out", QUEENS + "/sub"], "is a file; give --out a folder"),
     ],
 )
 def test_usage_errors_exit_2_with_one_clear_line(argv, message, capsys):
@@ -83,6 +84,14 @@ def test_usage_errors_exit_2_with_one_clear_line(argv, message, capsys):
     out, err = capsys.readouterr()
     assert message in err
     assert "Traceback" not in out + err
+
+
+def test_a_path_the_system_refuses_exits_1_in_one_line(tmp_path, capsys):
+    """Not a bug of ours: a name longer than the file system allows, in one line."""
+    assert main(["build", QUEENS, "--out", str(tmp_path / ("a" * 300)), "-q"]) == 1
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "name too long" in lines[0]
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_an_internal_error_exits_3_and_keeps_the_traceback_in_a_log(monkeypatch, tmp_path, capsys):

@@ -15,6 +15,7 @@ from ...compile.connector import source_fingerprint
 from ...core.cache import LAYERS, cache_dir
 from ...core.context import RunContext, RunOutput
 from ...core.errors import UsageError
+from ...core.files import not_a_file
 from ...core.result import base_result
 from ...core.rng import numpy_stream
 from ...search.cluster import shared_folder
@@ -57,7 +58,7 @@ def store_root(ctx: RunContext) -> Path:
     """Where layers are kept: --layers-dir (made absolute here, so that cluster workers
     started elsewhere find the same folder), else the cache."""
     given = ctx.options.get("layers_dir")
-    return Path(given).resolve() if given else cache_dir() / LAYERS
+    return not_a_file(Path(given).resolve(), "--layers-dir") if given else cache_dir() / LAYERS
 
 
 class _FlingProblem:

@@ -174,3 +174,13 @@ def test_ctrl_c_stops_a_build_cleanly_and_the_same_command_goes_on(
         k: resumed["layers"][-1][k] for k in ("seconds", "cpu_seconds")
     }
     assert resumed["best"] == fresh["best"]
+
+
+def test_a_layers_dir_that_is_a_file_is_a_usage_error(small, tmp_path, capsys):
+    blocker = tmp_path / "blocker"
+    blocker.write_text("")
+    argv = ["build", str(small), "--out", str(tmp_path / "out"), "--layers-dir"]
+    assert main([*argv, str(blocker / "layers"), "-q"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "is a file; give --layers-dir a folder" in err
+    assert not (tmp_path / "out").exists()
