@@ -30,6 +30,10 @@ busy, chunk by chunk, when each thread takes a fixed contiguous share of a chunk
 default schedule) and when each takes the next block as it is free (what the exhaustive back
 end asks for), for T up to 16 whatever this machine has.
 
+The Fling rows are each preceded by a line of that run's passes: the wall and CPU seconds
+(all threads) of judging, filling in and the predecessor pass ("unique"), and the seconds
+outside them (publishing, sorting, reading the layer below): where a thread count loses.
+
 Times are the driver's work seconds (compile and the cluster's warm-up apart; of n-queens,
 the best of --repeats runs); CPU is user + sys of this process over that run (the cluster's
 workers are other processes: no CPU figure there). A speedup is against the fewest threads
@@ -48,7 +52,8 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -131,7 +136,16 @@ def fling_layer(pieces: int, scratch: Path) -> Callable[[int], tuple[float, obje
         folder = scratch / f"threads-{threads}"
         shutil.copytree(base, folder)
         retro = Retrograde(space, folder, RunContext(threads=threads))
-        report = retro.run(Plan(pieces, pieces, ("moves",), "predecessors"))[-1]
+        with passes_timed() as passes:
+            report = retro.run(Plan(pieces, pieces, ("moves",), "predecessors"))[-1]
+        outside = report.seconds - sum(wall for wall, _ in passes.values())
+        print(
+            f"    {threads} threads: "
+            + ", ".join(
+                f"{name} {wall:.2f} s ({cpu:.1f} s CPU)" for name, (wall, cpu) in passes.items()
+            )
+            + f", outside the passes {outside:.2f} s"
+        )
         bits = retro.solvable_bits(pieces)
         unique = retro.unique_ranks("moves", pieces)
         digest = hashlib.sha256(bits.tobytes() + unique.tobytes()).hexdigest()
@@ -140,6 +154,33 @@ def fling_layer(pieces: int, scratch: Path) -> Callable[[int], tuple[float, obje
         return report.seconds, outcome
 
     return run
+
+
+@contextmanager
+def passes_timed() -> Iterator[dict[str, tuple[float, float]]]:
+    """Wall and CPU seconds (all threads) of each pass of the retrograde layers computed
+    inside the block, by the first word of its progress label after the layer: judging,
+    filling, unique (the predecessor pass)."""
+    passes: dict[str, tuple[float, float]] = {}
+    chunks = Retrograde._chunks
+
+    def timed(self, label, *args, **kwargs):
+        began = (time.perf_counter(), time.process_time())
+        try:
+            return chunks(self, label, *args, **kwargs)
+        finally:
+            name = label.split(": ", 1)[1].split()[0]
+            wall, cpu = passes.get(name, (0.0, 0.0))
+            passes[name] = (
+                wall + time.perf_counter() - began[0],
+                cpu + time.process_time() - began[1],
+            )
+
+    Retrograde._chunks = timed
+    try:
+        yield passes
+    finally:
+        Retrograde._chunks = chunks
 
 
 def sudoku_items(puzzles: int) -> Callable[[int], tuple[float, object]]:
