@@ -9,8 +9,9 @@
 #
 # About 5 minutes: 14-queens pruned at 1 and 16 threads, the Fling 8-piece layer at 2 and 16,
 # then bench_gpu.py (stopped after 4 minutes); each part's output goes to $OUT. The machine
-# lacks lark, jsonschema, pytmx and dask's stack: carry them as wheels in .whl (ignored by
-# git), fetched here once with, for each NAME==VERSION the package needs:
+# lacks lark, jsonschema, pytmx and dask's stack, and its numpy (2.5) is one numba-cuda 0.30
+# cannot compile with: carry them, and numpy 2.4, as wheels in .whl (ignored by git),
+# fetched here once with, for each NAME==VERSION:
 #   pip download --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
 #     --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 -d .whl NAME==VERSION
 set -uo pipefail
