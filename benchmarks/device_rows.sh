@@ -13,7 +13,8 @@
 # cannot compile with: carry them, and numpy 2.4, as wheels in .whl (ignored by git),
 # fetched here once with, for each NAME==VERSION:
 #   pip download --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
-#     --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 -d .whl NAME==VERSION
+#     --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
+#     --platform manylinux2014_x86_64 -d .whl NAME==VERSION
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-$(mktemp -d)}" && mkdir -p "$OUT"
