@@ -475,9 +475,14 @@ def _edge_tables(n: int, parts) -> tuple[np.ndarray, ...]:
     rel = np.concatenate([p[2] for p in parts])
     if src.min() < 0 or dst.min() < 0 or max(src.max(), dst.max()) >= n:
         raise ValueError("an edge names a variable out of range")
-    order = np.lexsort((rel, dst, src))
-    keys = np.stack([src, dst, rel], axis=1)[order]
-    if len(keys) > 1 and np.any(np.all(keys[1:] == keys[:-1], axis=1)):
+    # one int64 key per edge, in the order of (src, dst, rel)
+    relations = int(rel.max()) + 1
+    if n * n * relations >= 2**63:
+        raise ValueError(f"{n:,} variables and {relations:,} relations: too many to key edges")
+    key = (src.astype(np.int64) * n + dst) * relations + rel
+    order = np.argsort(key)
+    key = key[order]
+    if np.any(key[1:] == key[:-1]):
         raise ValueError("the same edge (u, v, relation) was added twice")
     # batches come in pairs (forward, reverse): edge k of one reverses edge k of the other
     sizes = [len(p[0]) for p in parts]

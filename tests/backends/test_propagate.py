@@ -100,6 +100,20 @@ def test_reverse_edges_pair_up():
     assert np.array_equal(model.edge_rel[rev], [net.transpose(r) for r in model.edge_rel])
 
 
+def test_edges_are_sorted_by_source_target_relation_and_a_repeat_is_refused():
+    net = Network(4, 2)
+    near, far = net.relation(np.eye(2)), net.relation(~np.eye(2, dtype=bool))
+    net.edges([2, 0, 0], [1, 3, 1], far)
+    net.edges([0], [1], near)
+    model = net.compile()
+    src = np.repeat(np.arange(4), np.diff(model.edge_start))
+    keys = list(zip(src.tolist(), model.edge_dst.tolist(), model.edge_rel.tolist(), strict=True))
+    assert keys == sorted(keys) and len(keys) == 8
+    net.edges([3], [0], net.transpose(far))  # 0 -> 3 of `far`, read from the other end
+    with pytest.raises(ValueError, match="added twice"):
+        net.compile()
+
+
 def grid_adjacency(width: int, height: int) -> list[tuple[int, int]]:
     pairs = [(y * width + x, y * width + x + 1) for y in range(height) for x in range(width - 1)]
     return pairs + [
