@@ -480,7 +480,7 @@ def _edge_tables(n: int, parts) -> tuple[np.ndarray, ...]:
     if n * n * relations >= 2**63:
         raise ValueError(f"{n:,} variables and {relations:,} relations: too many to key edges")
     key = (src.astype(np.int64) * n + dst) * relations + rel
-    order = np.argsort(key)
+    order = np.argsort(key, kind="stable")  # a merge sort: batches come in long sorted runs
     key = key[order]
     if np.any(key[1:] == key[:-1]):
         raise ValueError("the same edge (u, v, relation) was added twice")
