@@ -130,18 +130,30 @@ class Topology:
     def links(self, d: int) -> tuple[np.ndarray, np.ndarray]:
         """(u, v): every pair of map cells with v the neighbour of u in direction d."""
         xyz = self.coordinates()
-        parity = xyz[:, self.stagger] % 2 if self.stagger >= 0 else np.zeros(len(xyz), np.int64)
-        there = xyz + self.offsets[parity, d]
-        keep = np.ones(len(xyz), dtype=bool)
+        if self.stagger >= 0:
+            steps = self.offsets[xyz[:, self.stagger] % 2, d].T  # per axis, per cell
+        else:
+            steps = self.offsets[0, d]  # per axis, the same for every cell
+        keep = np.ones(self.cells, dtype=bool)
+        v = np.arange(self.cells)
+        scale = 1
         for axis in range(3):
+            if self.stagger < 0 and steps[axis] == 0:
+                scale *= self.shape[axis]
+                continue  # no cell moves along this axis
+            here = xyz[:, axis]
+            there = here + steps[axis]
             if self.periodic[axis]:
-                there[:, axis] %= self.shape[axis]
+                there %= self.shape[axis]
             else:
-                keep &= (there[:, axis] >= 0) & (there[:, axis] < self.shape[axis])
+                keep &= (there >= 0) & (there < self.shape[axis])
+            v += (there - here) * scale
+            scale *= self.shape[axis]
         u = np.flatnonzero(keep)
-        v = self.index(there[keep])
-        inside = self.inside()
-        both = inside[u] & inside[v]
+        v = v[keep]
+        if self.mask is None:
+            return u, v
+        both = self.mask[u] & self.mask[v]
         return u[both], v[both]
 
     @property
