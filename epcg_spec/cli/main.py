@@ -13,7 +13,7 @@ from .. import __version__, api
 from ..compile import registry
 from ..core.context import RunOutput
 from ..core.errors import BuildError, Interrupted, UsageError
-from ..core.files import atomic_write, output_folder
+from ..core.files import atomic_write, not_a_file, output_folder
 from ..output.explain import explain_document
 from ..output.jsontext import dumps
 from ..output.result import write_outputs
@@ -308,7 +308,9 @@ def explain(spec, as_json, params):
 @cli.command()
 @click.argument("spec", type=click.Path())
 @click.option("--to", "target", type=click.Choice(["dsl", "yaml"]), required=True)
-@click.option("-o", "--output", type=click.Path(), help="Write here instead of stdout.")
+@click.option(
+    "-o", "--output", type=click.Path(dir_okay=False), help="Write here instead of stdout."
+)
 def fmt(spec, target, output):
     """Convert SPEC between YAML and the DSL, without loss."""
     from ..spec.dsl import dump_dsl  # here: lark is imported for the DSL only
@@ -316,6 +318,7 @@ def fmt(spec, target, output):
     doc = load_document(Path(spec))
     text = dump_dsl(doc.data) if target == "dsl" else dump_yaml(doc.data)
     if output:
+        not_a_file(Path(output).parent, "-o", Path(output))
         atomic_write(Path(output), text)
     else:
         click.echo(text, nl=False)
@@ -386,6 +389,8 @@ def gallery(folders, spec, params, out, open_page, booklet):
 
     if len(folders) > 1 and out is None:
         raise UsageError("several folders make one page: say where it goes with --out FILE.html")
+    if out is not None:
+        not_a_file(Path(out).parent, "--out", Path(out))
     overrides = parse_overrides(list(params)) if params else None
     for folder in folders if booklet else ():
         click.echo(f"booklet: {write_booklet(Path(folder))}")

@@ -58,13 +58,14 @@ def output_folder(out: str | None, name: str, default_root: str = "out") -> Path
     return folder
 
 
-def not_a_file(folder: Path, flag: str = "--out") -> Path:
-    """`folder` (given by `flag`), or a usage error if it, or a folder above it, is a file."""
+def not_a_file(folder: Path, flag: str = "--out", given: Path | None = None) -> Path:
+    """`folder`, or a usage error if it, or a folder above it, is a file (naming `flag` and
+    the path it was `given`, by default the folder itself)."""
     for place in (folder, *folder.parents):
         if place.is_dir():
             break
         if place.exists():
-            raise UsageError(f"{flag} {folder}: {place} is a file; give {flag} a folder")
+            raise UsageError(f"{flag} {given or folder}: {place} is a file, not a folder")
     return folder
 
 

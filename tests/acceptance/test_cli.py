@@ -75,8 +75,11 @@ def test_fmt_converts_to_dsl_and_back(tmp_path, capsys):
         (["build", "no-such-spec.yaml"], "no such file"),
         (["build", QUEENS, "--frobnicate"], "No such option"),
         (["count", str(SPECS)], "is a folder"),
-        (["build", QUEENS, "--out", QUEENS], "is a file; give --out a folder"),
-        (["build", QUEENS, "--out", QUEENS + "/sub"], "is a file; give --out a folder"),
+        (["build", QUEENS, "--out", QUEENS], "is a file, not a folder"),
+        (["build", QUEENS, "--out", QUEENS + "/sub"], "is a file, not a folder"),
+        (["fmt", QUEENS, "--to", "dsl", "-o", QUEENS + "/q.epcg"], "is a file, not a folder"),
+        (["fmt", QUEENS, "--to", "dsl", "-o", str(SPECS)], "is a directory"),
+        (["gallery", str(SPECS), "--out", QUEENS + "/i.html"], "is a file, not a folder"),
     ],
 )
 def test_usage_errors_exit_2_with_one_clear_line(argv, message, capsys):

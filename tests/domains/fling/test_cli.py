@@ -182,5 +182,5 @@ def test_a_layers_dir_that_is_a_file_is_a_usage_error(small, tmp_path, capsys):
     argv = ["build", str(small), "--out", str(tmp_path / "out"), "--layers-dir"]
     assert main([*argv, str(blocker / "layers"), "-q"]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.count("\n") == 0 and "is a file; give --layers-dir a folder" in err
+    assert err.count("\n") == 0 and "is a file, not a folder" in err
     assert not (tmp_path / "out").exists()
