@@ -11,6 +11,9 @@ import click
 
 from .protocols import CliOption
 
+NESTED_MAX_DEPTH = 32  # as the nested schema's `depth` allows: deeper trees nest past JSON's
+# and Python's recursion limits (a chain of 400 levels did), and no nested spec needs them
+
 OPTIONS: dict[str, tuple[CliOption, ...]] = {
     "fling": (
         CliOption(
@@ -31,7 +34,7 @@ OPTIONS: dict[str, tuple[CliOption, ...]] = {
             "How many levels below it to show",
             "LEVELS",
             ("build", "sample"),
-            click.IntRange(min=0),
+            click.IntRange(min=0, max=NESTED_MAX_DEPTH),
         ),
     ),
     "rooms": (

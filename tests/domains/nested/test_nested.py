@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from epcg_spec.cli.main import main
+from epcg_spec.compile.options import NESTED_MAX_DEPTH
 from epcg_spec.domains.nested.generate import Universe
 from epcg_spec.domains.nested.model import ChildRule
 from epcg_spec.domains.nested.notation import compact, item, orteil
@@ -94,3 +95,21 @@ def test_broken_specs_give_one_located_line(text, tmp_path, capsys):
     assert main(["validate", "--quiet", str(spec)]) == 1
     out = capsys.readouterr().out
     assert out.splitlines() == [f"{spec}:{BROKEN[text]}"]
+
+
+def test_depth_is_bounded_as_the_schema_bounds_it(tmp_path, capsys):
+    """A chain of one type nests as deep as --depth asks; past the schema's bound of 32 the
+    flag is refused on one line, as a deeper tree nests past Python's and JSON's limits."""
+    schema = json.loads((SPECS.parent / "schemas" / "nested.schema.json").read_text())
+    assert schema["properties"]["depth"]["maximum"] == NESTED_MAX_DEPTH == 32
+    spec = tmp_path / "chain.yaml"
+    spec.write_text("kind: nested\nname: chain\nroot: a\ntypes:\n  a: 'always a'\n")
+    out = tmp_path / "out"
+    assert main(["build", str(spec), "--depth", "32", "--out", str(out), "-q"]) == 0
+    tree = json.loads((out / "tree.json").read_text())
+    for _ in range(32):
+        (tree,) = tree["children"]
+    assert "children" not in tree or tree["children"] == []
+    capsys.readouterr()
+    assert main(["build", str(spec), "--depth", "33", "--out", str(out), "-q"]) == 2
+    assert "0<=x<=32" in capsys.readouterr().err
