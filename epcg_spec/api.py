@@ -34,6 +34,7 @@ from .spec.params import parse_overrides
 FORMATS = {"yaml": ".yaml", "dsl": ".epcg", "json": ".json"}
 DEVICES = ("cpu", "gpu")
 COUNT_BUDGET_SECONDS = 600.0  # a count that would take longer needs --time-limit
+MAX_SAMPLES = 100_000  # at 0.6-1.9 KiB each held, and 3-28 s to draw on 2 cores
 
 
 @dataclass
@@ -247,6 +248,11 @@ class Spec:
         if ranks and (n is not None or distinct):
             raise UsageError(
                 "--rank names the content; -n and --distinct draw it: give one or other"
+            )
+        if n is not None and n > MAX_SAMPLES:
+            raise UsageError(
+                f"-n {n:,}: sample holds what it draws in memory and prints it, at most "
+                f"{MAX_SAMPLES:,} at a time; draw in several runs with other seeds, or build"
             )
         flags = {
             "--rank": list(ranks) if ranks else None,

@@ -80,6 +80,7 @@ def test_fmt_converts_to_dsl_and_back(tmp_path, capsys):
         (["fmt", QUEENS, "--to", "dsl", "-o", QUEENS + "/q.epcg"], "is a file, not a folder"),
         (["fmt", QUEENS, "--to", "dsl", "-o", str(SPECS)], "is a directory"),
         (["gallery", str(SPECS), "--out", QUEENS + "/i.html"], "is a file, not a folder"),
+        (["sample", QUEENS, "-n", "100001"], "at most 100,000 at a time"),
     ],
 )
 def test_usage_errors_exit_2_with_one_clear_line(argv, message, capsys):
