@@ -32,6 +32,7 @@ from .driver import CHUNK_SECONDS, Job, resize_chunk
 
 EXTRA = "pip install 'epcg-spec[dask]'"
 TASK_SECONDS = 2 * CHUNK_SECONDS  # Dask spends a few milliseconds a task: far under 5 %
+WORKERS_PER_CPU = 4  # the most local:N starts per CPU: each worker is a process of its own
 TASKS_PER_THREAD = 2  # tasks in flight per worker thread: one running, one queued
 CONNECT_SECONDS = 10
 
@@ -66,6 +67,12 @@ def parse_scheduler(text: str) -> tuple[str, Any]:
     """("local", workers) for local:N, ("address", text) for tcp://HOST:PORT and the like."""
     if text.startswith("local:"):
         count = text.removeprefix("local:")
+        most = WORKERS_PER_CPU * (os.cpu_count() or 1)
+        if count.isdigit() and int(count) > most:
+            raise UsageError(
+                f"--scheduler {text!r}: at most local:{most} here ({WORKERS_PER_CPU} worker "
+                f"processes a CPU; local:N starts N processes on this machine)"
+            )
         if count.isdigit() and int(count) >= 1:
             return "local", int(count)
     elif "://" in text and text.split("://", 1)[1]:

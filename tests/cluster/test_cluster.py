@@ -177,7 +177,7 @@ def _json(path: Path):
     return json.loads(path.read_text())
 
 
-@pytest.mark.parametrize("value", ["local:0", "local:x", "8786", "tcp://"])
+@pytest.mark.parametrize("value", ["local:0", "local:x", "8786", "tcp://", "local:100000"])
 def test_a_bad_scheduler_is_one_line_exit_2(value, tmp_path, capsys):
     out = tmp_path / "out"
     argv = ["build", str(SPECS / "n-queens.yaml"), "--scheduler", value, "--out", str(out)]
