@@ -29,6 +29,27 @@ _TEMPORARY = re.compile(r"^\..+\.(?P<pid>\d+)\.[^.]+\.tmp$")
 _AT_FDCWD, _RENAME_EXCHANGE = -100, 2
 
 
+MAX_INPUT_BYTES = 64 << 20  # a spec, or a file one names: far above any real one
+
+
+class NotReadable(OSError):
+    """A file refused before it is read: not a regular file, or larger than allowed."""
+
+
+def read_bounded(path: Path, most: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of a spec or of a file a spec names, refused (NotReadable) unless it is a
+    regular file of at most `most` bytes: a device, a pipe or a file that never ends
+    (/dev/zero, a FIFO, some /proc files) would otherwise hang the reader or fill memory."""
+    path = Path(path)
+    if path.exists() and not path.is_file():
+        raise NotReadable(f"{path} is not a regular file")
+    with open(path, "rb") as handle:
+        data = handle.read(most + 1)
+    if len(data) > most:
+        raise NotReadable(f"{path} is larger than {most >> 20} MiB")
+    return data
+
+
 def slug(text: str) -> str:
     """`text` as a spec name (the pattern of common.schema.json): runs of other characters
     become '-', e.g. a file name's stem 'My Grammar' -> 'My-Grammar'."""

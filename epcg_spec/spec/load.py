@@ -11,6 +11,7 @@ from typing import Any
 from ..compile import registry
 from ..compile.protocols import Domain
 from ..core.errors import Diagnostic, Pos, SpecError, UsageError
+from ..core.files import NotReadable, read_bounded
 from .document import Document
 from .params import resolve_params
 from .schema import validate
@@ -35,11 +36,13 @@ def read_text(path: Path) -> str:
     if path.is_dir():
         raise UsageError(f"{path} is a folder; give a spec file")
     try:
-        return path.read_text(encoding="utf-8")
+        return read_bounded(path).decode("utf-8")
     except UnicodeDecodeError as exc:
         raise SpecError(
             Diagnostic(Pos(str(path), 1, 1), f"not UTF-8 text ({exc.reason})")
         ) from None
+    except NotReadable as exc:
+        raise UsageError(str(exc)) from None
     except OSError as exc:
         raise UsageError(f"{path}: {exc.strerror}") from None
 

@@ -430,3 +430,44 @@ def test_the_current_folder_is_refused_as_output(tmp_path, monkeypatch):
     with pytest.raises(UsageError, match="current folder"):
         files.write_set(Path("."), {"result.json": "{}"})
     assert list(tmp_path.iterdir()) == []
+
+
+SPECS_DIR = ROOT / "specs"
+
+
+@pytest.mark.parametrize(
+    ("spec", "line", "named"),
+    [("wfc-pipes.yaml", "tileset: ", "9:10: "), ("wfc-flowers.yaml", "sample: ", "8:9: ")],
+)
+def test_a_named_file_that_never_ends_is_refused_on_one_line(spec, line, named, tmp_path):
+    """A device (or a pipe) named as a file to read would hang the reader or fill memory."""
+    text = "".join(
+        f"{line}/dev/zero\n" if row.startswith(line) else row
+        for row in (SPECS_DIR / spec).read_text().splitlines(keepends=True)
+    )
+    path = tmp_path / spec
+    path.write_text(text)
+    done = _validate(path)  # a reader of /dev/zero never stops: a subprocess, timed
+    out = done.stdout.strip()
+    assert done.returncode == 1 and out.startswith(f"{path}:{named}")
+    assert out.endswith("/dev/zero is not a regular file") and "\n" not in out
+
+
+def test_a_spec_that_is_a_pipe_is_refused_without_reading_it(tmp_path):
+    fifo = tmp_path / "spec.yaml"
+    os.mkfifo(fifo)
+    done = _validate(fifo)  # opening it to read would wait for a writer forever
+    assert done.returncode == 2 and "is not a regular file" in done.stderr
+
+
+def _validate(path: Path) -> subprocess.CompletedProcess:
+    argv = [sys.executable, "-m", "epcg_spec", "validate", "-q", str(path)]
+    return subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=ROOT)
+
+
+def test_reads_stop_past_the_bound(tmp_path):
+    big = tmp_path / "big.yaml"
+    big.write_bytes(b"#" * 1001)
+    assert files.read_bounded(big, 1001) == b"#" * 1001
+    with pytest.raises(files.NotReadable, match="larger than"):
+        files.read_bounded(big, 1000)

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from ...core.errors import SpecError
+from ...core.files import NotReadable, read_bounded
 from .formats_csv import read_csv
 from .formats_tmx import read_tmx
 from .formats_vox import read_vox
@@ -62,9 +63,11 @@ def read_map(doc, path, relative: str, folder: Path, problems: Problems) -> MapD
         return None
     try:
         return _read(file, folder)
+    except NotReadable as exc:
+        problems.add(doc, path, str(exc))
     except SpecError as error:
         problems.found.extend(error.diagnostics)
-        return None
+    return None
 
 
 def _read(file: Path, folder: Path) -> MapData:
@@ -75,11 +78,11 @@ def _read(file: Path, folder: Path) -> MapData:
         ids = np.where(gids > 0, gids, -1)[None]
         return MapData(tmx.layout, ids, dict(tmx.names), dict(tmx.colors))
     if suffix == ".vox":
-        grid, palette = read_vox(file.read_bytes(), str(file))
+        grid, palette = read_vox(read_bounded(file), str(file))
         names = {i: f"c{i}" for i in np.unique(grid).tolist()}
         names[0] = "air"
         return MapData("cube", grid, names, {**palette, 0: (255, 255, 255)}, {0})
-    ids = read_csv(file.read_text(), str(file))
+    ids = read_csv(read_bounded(file).decode(errors="replace"), str(file))
     return MapData(None, np.where(ids >= 0, ids, -1))
 
 

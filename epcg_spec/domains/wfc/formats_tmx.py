@@ -33,7 +33,7 @@ import numpy as np
 from PIL import Image
 
 from ...core.errors import BuildError, Diagnostic, Pos, SpecError
-from ...core.files import contained
+from ...core.files import NotReadable, contained, read_bounded
 from .formats import Element, parse_xml
 from .model import WfcRun
 from .render_worlds import RADIUS, hex_tile
@@ -93,7 +93,13 @@ def _parse(file: Path, budget: _Budget, where: tuple[str, Element] | None = None
         if where is None:
             raise SpecError(Diagnostic(Pos(str(file), 1, 1), message))
         raise _fail(*where, message)
-    return parse_xml(file.read_text(errors="replace"), str(file))
+    try:
+        data = read_bounded(file, MAX_BYTES)
+    except NotReadable as exc:
+        if where is None:
+            raise SpecError(Diagnostic(Pos(str(file), 1, 1), str(exc))) from None
+        raise _fail(*where, str(exc)) from None
+    return parse_xml(data.decode(errors="replace"), str(file))
 
 
 def read_tmx(path: Path, folder: Path | None = None) -> TmxMap:
@@ -308,7 +314,7 @@ def _picture(file: Path) -> np.ndarray | None:
     """An image as RGBA, or None if it cannot be read or is over MAX_PIXELS (the tiles then
     get stand-in colours)."""
     try:
-        with Image.open(file) as image:
+        with Image.open(io.BytesIO(read_bounded(file))) as image:
             if image.width * image.height > MAX_PIXELS:
                 return None
             return np.asarray(image.convert("RGBA"))

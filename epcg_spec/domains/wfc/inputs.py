@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import numpy as np
 from PIL import Image, UnidentifiedImageError
 
 from ...core.errors import Diagnostic, SpecError
+from ...core.files import read_bounded
 from ...spec.document import Document
 from ...spec.document import Path as DocPath
 
@@ -30,7 +32,7 @@ def read_image(doc, path, relative: str, folder: Path, problems: Problems) -> np
     """An RGB image relative to the spec's folder, or None with a located problem."""
     file = (folder / relative).resolve()
     try:
-        with Image.open(file) as image:
+        with Image.open(io.BytesIO(read_bounded(file))) as image:
             return np.asarray(image.convert("RGB"))
     except FileNotFoundError:
         problems.add(doc, path, f"no image at {file}", "paths are relative to the spec's folder")

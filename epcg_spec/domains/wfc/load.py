@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ...core.errors import SpecError
+from ...core.files import NotReadable, read_bounded
 from ...spec.document import Document
 from ...spec.document import Path as DocPath
 from ...spec.load import read_text
@@ -356,7 +357,10 @@ def _voxel_patterns(doc, path, node, folder, problems) -> VoxelPatterns | None:
         problems.add(doc, where, f"no sample at {file}", "paths are relative to the spec's folder")
         return None
     try:
-        grid, palette = read_vox(file.read_bytes(), str(file))
+        grid, palette = read_vox(read_bounded(file), str(file))
+    except NotReadable as exc:
+        problems.add(doc, where, str(exc))
+        return None
     except SpecError as error:
         problems.found.extend(error.diagnostics)
         return None
@@ -386,8 +390,9 @@ def _tiles(doc, path, node, folder, problems, topology: Topology) -> TiledModel 
             problems.add(doc, (*path, key), f"'{key}' comes from the tileset XML here")
             return None
         file = (folder / node["tileset"]).resolve()
-        if not file.exists():
-            problems.add(doc, (*path, "tileset"), f"no tileset at {file}")
+        if not file.is_file():
+            why = f"{file} is not a regular file" if file.exists() else f"no tileset at {file}"
+            problems.add(doc, (*path, "tileset"), why)
             return None
         tile_doc = read_tileset(file, read_text(file))
         tile_path: DocPath = ()
