@@ -78,7 +78,7 @@ HONOURED = {
     "sudoku-4x4.epcg": {"build": ITEMS, "count": SEARCH_COUNT, "sample": None},
     "sudoku-escargot.yaml": {"build": set(), "count": SEARCH_COUNT, "sample": None},
     "ppg-escape-room.yaml": {"build": ITEMS, "count": SEARCH_COUNT, "sample": None},
-    "ppg-levers.epcg": {"build": set(), "count": SEARCH_COUNT, "sample": None},
+    "ppg-levers.epcg": {"build": {"--force"}, "count": SEARCH_COUNT, "sample": None},
     "rooms-caves.yaml": {
         "build": ITEMS - {"--shard", "--scheduler"},
         "count": SEARCH_COUNT,
