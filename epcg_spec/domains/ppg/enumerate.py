@@ -9,6 +9,7 @@ under every permutation of the copies (a canonical form), and distinct forms are
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -24,6 +25,15 @@ from .universe import Universe
 class Enumeration:
     count: int
     orders: list[np.ndarray] = field(default_factory=list)  # the first `limit` found
+
+
+MAX_RELABELLINGS = math.factorial(8)
+"""The most relabellings `symmetry: templates` compares each order under (8 copies)."""
+
+
+def relabelling_count(universe: Universe) -> int:
+    """How many relabellings `relabellings` makes (without making them)."""
+    return math.prod(math.factorial(len(copies)) for copies in universe.template_orbits())
 
 
 def relabellings(universe: Universe) -> np.ndarray:

@@ -10,10 +10,11 @@ from ...core.context import RunContext, RunOutput
 from ...core.errors import BuildError, SpecError
 from ...core.result import base_result
 from ...core.rng import item_seed
+from ...core.sizes import count_text
 from ...search import backtrack, driver
 from ...search.driver import checkpoint_key, count_bound
 from ...search.items import Item, ItemJob
-from .enumerate import enumerate_orders
+from .enumerate import MAX_RELABELLINGS, enumerate_orders, relabelling_count
 from .model import PpgSpec
 from .network import OrderNetwork, RuleSets, order_network, resolve_rules
 from .render import dot_text, graph_data, svg_text, walkthrough_text
@@ -208,6 +209,8 @@ class PpgProblem:
     def _enumerate(self, ctx: RunContext, limit: int) -> RunOutput:
         spec = self.spec
         universe = draw_universe(spec, ctx.seed)
+        if spec.symmetry == "templates":
+            self._refuse_too_many_relabellings(universe)
         began = time.perf_counter()
         found, report = enumerate_orders(
             self._network(universe),
@@ -248,6 +251,19 @@ class PpgProblem:
         artifacts = {"orders.json": json.dumps(listed, indent=1) + "\n"} if limit else {}
         stopped = report.stopped if report else None
         return RunOutput(result=result, artifacts=artifacts, summary=summary, stopped=stopped)
+
+    def _refuse_too_many_relabellings(self, universe: Universe) -> None:
+        ways = relabelling_count(universe)
+        if ways > MAX_RELABELLINGS:
+            raise SpecError(
+                self.spec.document.diag(
+                    ("symmetry",),
+                    f"symmetry: templates would compare each order under "
+                    f"{count_text(ways, 10**12)} relabellings of the template copies, "
+                    f"more than {MAX_RELABELLINGS:,} (8 copies of one template)",
+                    "use symmetry: none, or fewer copies",
+                )
+            )
 
     # ---- count ----
 

@@ -72,3 +72,19 @@ def test_listing_more_orders_than_memory_holds_is_refused_up_front(tmp_path, cap
     (line,) = capsys.readouterr().err.splitlines()
     assert "PiB of memory" in line and "--force" in line
     assert not out.exists()
+
+
+def test_too_many_copies_to_relabel_is_one_located_line(tmp_path, capsys):
+    # 9 copies have 9! = 362,880 relabellings: making them all, then comparing every order
+    # under each, ran out of memory (64 copies) or for hours; refused, at 'symmetry'
+    data = {
+        "mode": "enumerate",
+        "symmetry": "templates",
+        "objects": [chain_object("Lever", 2, copies=9)],
+    }
+    spec = tmp_path / "levers.yaml"
+    spec.write_text(yaml.safe_dump({"kind": "ppg", **data}, sort_keys=False))
+    assert main(["count", str(spec), "--limit", "1"]) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"{spec}:3:11: symmetry: templates would compare each order under ")
+    assert "362,880 relabellings" in line
