@@ -467,7 +467,7 @@ def _bits(mask: np.ndarray) -> np.ndarray:
 
 
 def _edge_tables(n: int, parts) -> tuple[np.ndarray, ...]:
-    if not parts:
+    if not any(len(p[0]) for p in parts):  # no edges: no batches, or empty ones (one cell)
         empty = np.zeros(0, dtype=INDEX)
         return np.zeros(n + 1, dtype=np.int32), empty, empty, empty
     src = np.concatenate([p[0] for p in parts])

@@ -31,6 +31,9 @@ EXPECTED = {
     "not-a-condition.yaml": ("5:11: this is an integer, but a condition is needed here"),
     "out-of-range-value.yaml": ("4:8: search.top is -1, out of range: it must be >= 0"),
     "param-in-size.yaml": ("3:37: unknown name 'm' (known names: n)"),
+    "power-base-zero.yaml": (
+        "2:28: a power space needs base >= 1, got 0; the values are 0..base-1"
+    ),
     "range-reads-state.yaml": ("4:33: a range bound must not read the state"),
     "tab-indent.yaml": (
         "4:1: YAML syntax error: a tab in the indentation; YAML indents with spaces only"

@@ -79,7 +79,7 @@ HONOURED = {
     "sudoku-escargot.yaml": {"build": set(), "count": SEARCH_COUNT, "sample": None},
     "ppg-escape-room.yaml": {"build": ITEMS, "count": SEARCH_COUNT, "sample": None},
     "ppg-levers.epcg": {
-        "build": {"--resume", "--fresh", "--time-limit"},
+        "build": {"--resume", "--fresh", "--time-limit", "--force"},
         "count": SEARCH_COUNT,
         "sample": None,
     },

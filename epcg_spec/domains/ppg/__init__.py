@@ -17,7 +17,9 @@ class PpgDomain:
     summary = "puzzle dependency graphs of objects, states and rules, checked by simulation"
     formats = (PPG_YAML,)
     supports: ClassVar[dict[str, frozenset[str]]] = {
-        "build": frozenset({"--shard", "--resume", "--fresh", "--time-limit", "--scheduler"}),
+        "build": frozenset(
+            {"--shard", "--resume", "--fresh", "--time-limit", "--force", "--scheduler"}
+        ),
         "count": frozenset({"--limit", "--time-limit"}),
         "sample": frozenset(),
     }

@@ -9,6 +9,7 @@ under every permutation of the copies (a canonical form), and distinct forms are
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -26,8 +27,18 @@ class Enumeration:
     orders: list[np.ndarray] = field(default_factory=list)  # the first `limit` found
 
 
-def relabellings(universe: Universe) -> list[np.ndarray]:
-    """Every node permutation made by permuting the copies of each symmetric template."""
+MAX_RELABELLINGS = math.factorial(8)
+"""The most relabellings `symmetry: templates` compares each order under (8 copies)."""
+
+
+def relabelling_count(universe: Universe) -> int:
+    """How many relabellings `relabellings` makes (without making them)."""
+    return math.prod(math.factorial(len(copies)) for copies in universe.template_orbits())
+
+
+def relabellings(universe: Universe) -> np.ndarray:
+    """Every node permutation made by permuting the copies of each symmetric template,
+    one a row."""
     per_template = []
     for copies in universe.template_orbits():
         options = []
@@ -45,27 +56,25 @@ def relabellings(universe: Universe) -> list[np.ndarray]:
             for a, b in mapping.items():
                 perm[a] = b
         out.append(perm)
-    return out
+    return np.array(out, dtype=np.intp).reshape(len(out), n)
 
 
-def canonical(order: np.ndarray, perms: list[np.ndarray]) -> bytes:
-    """The smallest image of the order matrix under the relabellings (as bytes)."""
-    images = []
-    for perm in perms:
-        image = np.zeros_like(order)
-        image[np.ix_(perm, perm)] = order
-        images.append(np.packbits(image).tobytes())
-    return min(images)
+def canonical(order: np.ndarray, inverses: np.ndarray) -> bytes:
+    """The smallest image of the order matrix under the relabellings (as bytes), given the
+    inverse of each (`np.argsort(relabellings(...), axis=1)`): all images at once."""
+    images = order[inverses[:, :, None], inverses[:, None, :]]
+    packed = np.packbits(images.reshape(len(inverses), -1), axis=1)
+    return packed[np.lexsort(packed.T[::-1])[0]].tobytes()
 
 
 @dataclass
 class _Taken:
     """The walk's tally: every complete assignment becomes an order, counted (once per
-    canonical form when `perms` are given) and kept while fewer than `listed` are; stops
-    the walk at `stop_after` > 0 orders. A checkpoint holds it."""
+    canonical form when the relabellings' `inverses` are given) and kept while fewer than
+    `listed` are; stops the walk at `stop_after` > 0 orders. A checkpoint holds it."""
 
     network: OrderNetwork
-    perms: list[np.ndarray]
+    inverses: np.ndarray | None
     listed: int
     stop_after: int
     found: Enumeration = field(default_factory=lambda: Enumeration(0))
@@ -73,8 +82,8 @@ class _Taken:
 
     def __call__(self, values: np.ndarray) -> bool:
         order = self.network.relation(values)
-        if self.perms:
-            key = canonical(order, self.perms)
+        if self.inverses is not None:
+            key = canonical(order, self.inverses)
             if key in self.seen:
                 return True
             self.seen.add(key)
@@ -112,8 +121,8 @@ def enumerate_orders(
     (--time-limit, Ctrl-C: the count so far; with a checkpoint `key`, --resume goes on);
     keep the first `listed`; stop after `stop_after` > 0 orders (--limit). Complete when
     the report is None or not stopped and the count is under `stop_after`."""
-    perms = relabellings(universe) if by_symmetry else []
-    take = _Taken(network, perms, listed, stop_after)
+    inverses = np.argsort(relabellings(universe), axis=1) if by_symmetry else None
+    take = _Taken(network, inverses, listed, stop_after)
     run = backtrack.solutions_search(network.net.compile())
     if run is None:
         return take.found, None

@@ -144,6 +144,14 @@ def _lone_space(doc: Document, path: DocPath, params: dict[str, int]) -> RankedS
         length = "n" if kind == "permutation" else "k"
         _check_length(doc, (*path, length), values[length])
         if kind == "power":
+            if values["base"] < 1:  # located here: the space's own check names it p
+                raise SpecError(
+                    doc.diag(
+                        (*path, "base"),
+                        f"a power space needs base >= 1, got {values['base']}",
+                        "the values are 0..base-1",
+                    )
+                )
             values = {"p": values["base"], "k": values["k"]}
         if kind == "permutation":
             values["order"] = node.get("order", "lex")

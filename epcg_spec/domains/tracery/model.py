@@ -9,6 +9,8 @@ from .compile import Rule
 
 DEFAULT_ORIGIN = "#origin#"
 DEFAULT_DEPTH = 12
+MAX_DEPTH = 64
+"""The schema's largest depth bound."""
 DEFAULT_COUNT = 10
 DEFAULT_LIMIT = 1_000_000
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import time
 from functools import cache
 from typing import Any
@@ -16,7 +17,7 @@ from ...search import driver
 from ...search.driver import checkpoint_key, shard_units
 from ...search.items import Item, ItemJob
 from .expansion import Expansion
-from .model import TracerySpec
+from .model import MAX_DEPTH, TracerySpec
 
 SHOW_DIGITS = 30
 # Lower bounds per output for build estimates. Measured on tracery-heroes.yaml with count
@@ -110,6 +111,7 @@ class TraceryProblem:
     def sample(self, ctx: RunContext, ranks: list[int] | None, n: int, distinct: bool) -> RunOutput:
         began = time.perf_counter()
         expansion = self._expansion(ctx)
+        self._require_derivations(expansion)
         total = expansion.total
         if ranks is not None:
             bad = [r for r in ranks if not -total <= r < total]
@@ -142,6 +144,8 @@ class TraceryProblem:
             chosen = _distinct(expansion, ctx.seed, range(spec.count), spec.limit)
             units, pick = len(chosen), chosen.__getitem__
         else:
+            if spec.mode != "all":
+                self._require_derivations(expansion)
             units = expansion.total if spec.mode == "all" else spec.count
             pick = self._picker(expansion, ctx.seed)
 
@@ -187,6 +191,34 @@ class TraceryProblem:
         ]
         text = "".join(b["state"] + "\n" for b in best)
         return RunOutput(result, {"outputs.txt": text}, summary, report.stopped)
+
+    def _require_derivations(self, expansion: Expansion) -> None:
+        """Refuse to draw from a grammar with no derivation within the depth bound."""
+        if expansion.total:
+            return
+        depth = expansion.depth
+        shortest = self._shortest_depth(expansion.origin)
+        hint = (
+            f"the shortest needs depth {shortest}: raise depth to {shortest} or more"
+            if shortest is not None
+            else f"none ends within the largest depth {MAX_DEPTH} either: "
+            "give each recursive symbol a rule that does not recurse"
+        )
+        raise BuildError(
+            f"{self.name}: {expansion.origin} has no derivation within the depth bound "
+            f"{depth}; {hint}"
+        )
+
+    def _shortest_depth(self, origin: str) -> int | None:
+        """The smallest depth bound under which `origin` has a derivation, if any does."""
+        spec = self.spec
+
+        def derivable(depth: int) -> bool:
+            return bool(Expansion(spec.symbols, origin, spec.compat, spec.no_repeat, depth).total)
+
+        depths = range(spec.depth + 1, MAX_DEPTH + 1)
+        first = bisect.bisect_left(depths, True, key=derivable)
+        return depths[first] if first < len(depths) else None
 
     def _picker(self, expansion: Expansion, seed: int):
         """Output i of the build (rank or None, text), whatever the shard or chunk."""

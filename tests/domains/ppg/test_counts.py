@@ -68,6 +68,15 @@ def test_counts_up_to_swapping_template_copies(copies):
     assert found.count == count_up_to_relabelling(expected, relabellings(universe))
 
 
+@pytest.mark.parametrize("copies,posets", [(2, 2), (3, 5), (4, 16), (5, 63)])
+def test_free_template_copies_give_every_unlabelled_partial_order(copies, posets):
+    # OEIS A000112: partial orders on n unlabelled points
+    spec = spec_of({"objects": [chain_object("Lever", 2, copies=copies)]})
+    universe = largest_universe(spec)
+    found, _ = enumerate_orders(network_of(spec, universe), universe, 0, True, RunContext())
+    assert found.count == posets
+
+
 def test_levers_example_counts_22_through_the_cli(capsys):
     assert main(["count", "specs/ppg-levers.epcg"]) == 0
     assert "22 valid orders" in capsys.readouterr().out

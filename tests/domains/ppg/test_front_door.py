@@ -2,7 +2,16 @@
 
 import json
 
+import pytest
+import yaml
+
 from epcg_spec.cli.main import main
+from epcg_spec.compile.budget import refuse_oversize
+from epcg_spec.core.context import RunContext
+from epcg_spec.core.errors import BuildError
+from epcg_spec.domains.ppg.problem import PpgProblem
+
+from .helpers import chain_object, spec_of
 
 CRYSTALS = """kind: ppg
 name: crystals
@@ -48,3 +57,34 @@ def test_an_object_in_error_is_not_reported_again_by_the_rules_naming_it(tmp_pat
     assert line == (
         f"{spec}:8:51: 'Torch' has no state 'lt'; did you mean 'lit'? (states: unlit, lit)"
     )
+
+
+def test_listing_more_orders_than_memory_holds_is_refused_up_front(tmp_path, capsys):
+    # 12 free levers have about 4 * 10**17 orders; listing 10**12 of them would need
+    # petabytes: refused before the search starts (it ran out of memory, exit 3, before)
+    data = {"mode": "enumerate", "limit": 10**12, "objects": [chain_object("L", 2, copies=12)]}
+    with pytest.raises(BuildError, match=r"about [\d.]+ PiB of memory"):
+        refuse_oversize(PpgProblem(spec_of(data)), RunContext(), tmp_path)
+    spec = tmp_path / "levers.yaml"
+    spec.write_text(yaml.safe_dump({"kind": "ppg", **data}))
+    out = tmp_path / "out"
+    assert main(["build", str(spec), "--out", str(out), "-q"]) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert "PiB of memory" in line and "--force" in line
+    assert not out.exists()
+
+
+def test_too_many_copies_to_relabel_is_one_located_line(tmp_path, capsys):
+    # 9 copies have 9! = 362,880 relabellings: making them all, then comparing every order
+    # under each, ran out of memory (64 copies) or for hours; refused, at 'symmetry'
+    data = {
+        "mode": "enumerate",
+        "symmetry": "templates",
+        "objects": [chain_object("Lever", 2, copies=9)],
+    }
+    spec = tmp_path / "levers.yaml"
+    spec.write_text(yaml.safe_dump({"kind": "ppg", **data}, sort_keys=False))
+    assert main(["count", str(spec), "--limit", "1"]) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"{spec}:3:11: symmetry: templates would compare each order under ")
+    assert "362,880 relabellings" in line

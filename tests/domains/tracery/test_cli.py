@@ -69,6 +69,25 @@ def test_all_mode_writes_every_derivation_in_rank_order(tmp_path, capsys):
     assert (tmp_path / "o" / "outputs.txt").read_text("utf-8").split() == ["x1", "x2", "y1", "y2"]
 
 
+NO_DERIVATION = {
+    "depth: 2\ngrammar: {origin: '#a#', a: '#b#', b: x}\n": "the shortest needs depth 3",
+    "grammar: {origin: ['#origin#', '#a#'], a: '#origin#'}\n": "none ends within",
+}
+
+
+@pytest.mark.parametrize("mode", ["uniform", "tracery"])
+@pytest.mark.parametrize("text", sorted(NO_DERIVATION))
+def test_a_grammar_with_no_derivation_fails_on_one_line(text, mode, tmp_path, capsys):
+    spec = tmp_path / "none.yaml"
+    spec.write_text(f"kind: tracery\n{text}generate: {{mode: {mode}}}\n", "utf-8")
+    out = tmp_path / "o"
+    for argv in (["build", str(spec), "--out", str(out), "-q"], ["sample", str(spec)]):
+        assert main(argv) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and NO_DERIVATION[text] in err, err
+    assert not out.exists()
+
+
 BROKEN = {
     "kind: tracery\ngrammar: {a: x}\nno_repeat: [b]\n": ("3:13: unknown symbol 'b'; (symbols: a)"),
     "kind: tracery\ngrammar: {animal: x}\nstart: animl\n": (

@@ -62,7 +62,7 @@ def test_a_subset_keeps_its_tiles_and_their_rules(write_spec):
     assert run.tiled.count == 1 + 2 + 4
 
 
-@pytest.mark.parametrize("width,height", [(2, 2), (3, 2), (3, 3)])
+@pytest.mark.parametrize("width,height", [(1, 1), (1, 3), (3, 1), (2, 2), (3, 2), (3, 3)])
 def test_exact_counts_of_small_tilings(write_spec, width, height):
     run = tiled(write_spec, width=width, height=height)
     model = build_network(run)
