@@ -43,11 +43,17 @@ def read_bounded(path: Path, most: int = MAX_INPUT_BYTES) -> bytes:
     path = Path(path)
     if path.exists() and not path.is_file():
         raise NotReadable(f"{path} is not a regular file")
-    with open(path, "rb") as handle:
-        data = handle.read(most + 1)
-    if len(data) > most:
-        raise NotReadable(f"{path} is larger than {most >> 20} MiB")
-    return data
+    too_large = NotReadable(f"{path} is larger than {most >> 20} MiB")
+    if path.exists() and path.stat().st_size > most:
+        raise too_large
+    parts, total = [], 0
+    with open(path, "rb") as handle:  # in parts: some files say size 0 and are not empty
+        while part := handle.read(1 << 20):
+            total += len(part)
+            if total > most:
+                raise too_large
+            parts.append(part)
+    return b"".join(parts)
 
 
 def slug(text: str) -> str:
