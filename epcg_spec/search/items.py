@@ -44,9 +44,10 @@ class Item:
 class ItemJob:
     """The driver's job for `units` items made by `make(i)`.
 
-    The kernels compile on the first item made; `prepare` makes the run's first item once
-    and throws it away, so that the compile time is shown and reported apart (with that one
-    item's work) and no item's own time includes it.
+    The kernels compile on the first item made; `prepare` makes the run's first item, so
+    that the compile time is shown and reported apart (with that one item's work) and no
+    item's own time includes it, and `work` hands that item on rather than make it twice
+    (an item can take minutes).
     """
 
     label: str
@@ -58,13 +59,14 @@ class ItemJob:
     finished: bool = False
     remote: tuple[str, dict[str, Any]] | None = None
     items: list[Item] = field(default_factory=list)
+    prepared: dict[int, Item] = field(default_factory=dict)  # made by prepare, not yet used
 
     def prepare(self, first: int) -> None:
         if first < self.units:
-            self.make(first)
+            self.prepared[first] = self.make(first)
 
     def work(self, lo: int, hi: int) -> list[Item]:
-        return [self.make(i) for i in range(lo, hi)]
+        return [self.prepared.pop(i) if i in self.prepared else self.make(i) for i in range(lo, hi)]
 
     def fold(self, partial: list[Item]) -> None:
         self.items.extend(partial)

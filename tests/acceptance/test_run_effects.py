@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from epcg_spec.cli.main import main
+from epcg_spec.core.context import RunContext
 from epcg_spec.core.result import without_timings
 from epcg_spec.search import driver, items
 from tests.domains.space.helpers import SPECS
@@ -124,6 +125,22 @@ def test_an_interrupted_item_build_resumes_to_the_same_content(spec, tmp_path, m
     assert _result(out) == _result(tmp_path / "one")
     assert _files(out) == _files(tmp_path / "one")
     assert not (out / driver.CHECKPOINT_NAME).exists()
+
+
+@pytest.mark.parametrize(("shard", "indices"), [((0, 1), [0, 1, 2, 3, 4]), ((1, 2), [2, 3, 4])])
+def test_every_item_is_made_once_the_prepared_one_included(shard, indices):
+    """The item made while the kernels compile is the run's first, not made again (an item
+    can take minutes)."""
+    made = []
+
+    def make(i: int) -> items.Item:
+        made.append(i)
+        return items.Item({"index": i})
+
+    job = items.ItemJob("five", 5, make)
+    assert driver.run(job, RunContext(shard=shard), None).complete
+    assert [item.record["index"] for item in job.items] == indices
+    assert sorted(made) == indices
 
 
 def test_a_time_limit_stops_between_units_and_resume_finishes(tmp_path):
