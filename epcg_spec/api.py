@@ -108,8 +108,15 @@ class Spec:
 
     def explain(self) -> list[tuple[str, str]]:
         """The compiled problem described: rows (label, text) of its space, size,
-        constraints, back end and estimates; an indented label belongs to the row above."""
-        return self._problem().explain()
+        constraints, back end and estimates; an indented label belongs to the row above.
+        A kind that estimates a build without rows of its own for it gets them here."""
+        problem = self._problem()
+        rows = problem.explain()
+        estimate = getattr(problem, "estimate", None)
+        if callable(estimate) and not any("estimated" in label for label, _ in rows):
+            ctx = RunContext(seed=self._seed(None), kind=self.kind, options=self.options)
+            rows += budget.estimate_rows(estimate(ctx))
+        return rows
 
     def space_size(self) -> int | None:
         """The exact number of candidate states, or None where it is not finite or known."""

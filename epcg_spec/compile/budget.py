@@ -27,6 +27,18 @@ class Estimate:
     disk: float | None = None  # bytes written
     seconds: float | None = None
     disk_at: Path | None = None  # where the disk bytes go, if not the output folder
+    lower_bound: bool = False  # each figure is at least what the build takes
+
+
+def estimate_rows(estimate: Estimate) -> list[tuple[str, str]]:
+    """`explain`'s rows for an estimate, of what it can tell."""
+    how = "at least" if estimate.lower_bound else "about"
+    figures = [
+        ("estimated memory", estimate.memory, size_text),
+        ("estimated disk", estimate.disk, size_text),
+        ("estimated time", estimate.seconds, time_text),
+    ]
+    return [(label, f"{how} {text(value)}") for label, value, text in figures if value is not None]
 
 
 def refuse_oversize(problem: object, ctx: object, folder: Path) -> None:

@@ -6,7 +6,10 @@ from pathlib import Path
 import pytest
 
 from epcg_spec.cli.main import main
+from epcg_spec.compile.budget import size_text
+from epcg_spec.core.context import RunContext
 from epcg_spec.spec.dsl import load_dsl
+from epcg_spec.spec.load import load_spec
 from epcg_spec.spec.schema import validate_data
 
 SPECS = Path(__file__).resolve().parents[2] / "specs"
@@ -117,3 +120,16 @@ def test_an_internal_error_exits_3_and_keeps_the_traceback_in_a_log(monkeypatch,
 def test_kinds_lists_the_registered_kinds(capsys):
     assert main(["kinds"]) == 0
     assert "space" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "spec", ["tracery-weather.epcg", "nested-universe.yaml", "ppg-levers.epcg"]
+)
+def test_explain_shows_the_estimates_a_build_is_checked_against(spec, capsys):
+    loaded = load_spec(SPECS / spec)
+    seed = loaded.document.data.get("seed", 0)
+    estimate = loaded.domain.compile(loaded.spec).estimate(RunContext(seed=seed))
+    assert main(["explain", str(SPECS / spec), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert rows["estimated memory"] == f"at least {size_text(estimate.memory)}"
+    assert rows["estimated disk"] == f"at least {size_text(estimate.disk)}"

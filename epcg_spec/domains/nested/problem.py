@@ -63,6 +63,7 @@ class NestedProblem:
             memory=elements * MIN_MEMORY_PER_ELEMENT,
             disk=elements * MIN_DISK_PER_ELEMENT,
             seconds=elements / MAX_ELEMENTS_PER_SECOND,
+            lower_bound=True,
         )
 
     def _depth(self, ctx: RunContext) -> int:

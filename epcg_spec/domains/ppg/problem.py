@@ -58,6 +58,7 @@ class PpgProblem:
         return Estimate(
             memory=listed * n * n * MIN_MEMORY_PER_LISTED_CELL,
             disk=listed * n * n * MIN_DISK_PER_LISTED_CELL,
+            lower_bound=True,
         )
 
     def explain(self) -> list[tuple[str, str]]:

@@ -87,6 +87,7 @@ class TraceryProblem:
             memory=outputs * MIN_MEMORY_PER_OUTPUT,
             disk=outputs * MIN_DISK_PER_OUTPUT,
             seconds=outputs / MAX_OUTPUTS_PER_SECOND,
+            lower_bound=True,
         )
 
     # ---- commands ----
