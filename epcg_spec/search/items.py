@@ -45,9 +45,9 @@ class ItemJob:
     """The driver's job for `units` items made by `make(i)`.
 
     The kernels compile on the first item made; `prepare` makes the run's first item, so
-    that the compile time is shown and reported apart (with that one item's work) and no
-    item's own time includes it, and `work` hands that item on rather than make it twice
-    (an item can take minutes).
+    that the compile time is shown and reported apart (with that one item's work, whose own
+    time then includes the compiling), and `work` hands that item on rather than make it
+    twice (an item can take minutes).
     """
 
     label: str
