@@ -410,6 +410,7 @@ def solve(
             model, base, seed_k, policy.heuristic, policy.rules, policy.max_backtracks, 0, check
         )
         while run.run(_budget(run, policy.decision_limit)) == PAUSED:
+            driver.interrupt_point()  # a Ctrl-C stops a long attempt within a chunk
             if _budget(run, policy.decision_limit) == 0:
                 break
             if on_chunk is not None:

@@ -236,10 +236,22 @@ class LocalExecutor:
             following = stop
 
 
+_INTERRUPTED = threading.Event()  # the first Ctrl-C of the run under way
+
+
+def interrupt_point() -> None:
+    """Where a long unit pauses (a search, every few thousand decisions): stop at the first
+    Ctrl-C there, as between chunks. The unit is not folded in: a resumed run makes it."""
+    if _INTERRUPTED.is_set():
+        raise KeyboardInterrupt
+
+
 @contextmanager
 def _interruptible() -> Iterator[threading.Event]:
-    """Ctrl-C sets a flag the loop reads between chunks; a second Ctrl-C stops at once."""
-    flag = threading.Event()
+    """Ctrl-C sets a flag the loop reads between chunks (and `interrupt_point` inside a
+    unit); a second Ctrl-C stops at once."""
+    flag = _INTERRUPTED
+    flag.clear()
     if threading.current_thread() is not threading.main_thread():
         yield flag
         return
@@ -254,6 +266,7 @@ def _interruptible() -> Iterator[threading.Event]:
         yield flag
     finally:
         signal.signal(signal.SIGINT, previous)
+        flag.clear()
 
 
 def resize_chunk(

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from epcg_spec.core.context import RunContext
-from epcg_spec.search import backtrack
+from epcg_spec.search import backtrack, driver, items
 from epcg_spec.search.propagate import Network
 
 
@@ -163,3 +163,24 @@ def test_a_checked_search_pauses_and_resumes_to_the_same_result():
     resumed.run()
     assert straight.status == resumed.status == backtrack.SOLVED
     assert np.array_equal(straight.values(), resumed.values())
+
+
+def test_a_first_ctrl_c_stops_a_long_item_between_its_search_chunks():
+    """An item whose search runs many chunks (5,000 decisions here) stops at the first
+    Ctrl-C, as the driver does between items: not folded, so a resumed run makes it."""
+    model = Network(5000, 2).compile()
+    made = []
+
+    def make(i: int) -> items.Item:
+        if i == 1:
+            driver._INTERRUPTED.set()  # what the first Ctrl-C does, during item 1's search
+        outcome = backtrack.solve(model, i, backtrack.Policy(attempts=1))
+        made.append(i)
+        return items.Item({"index": i, "status": outcome.status})
+
+    job = items.ItemJob("long items", 3, make)
+    report = driver.run(job, RunContext(), None)
+    assert report.stopped == "interrupted" and report.done == 1
+    assert [item.record for item in job.items] == [{"index": 0, "status": "solved"}]
+    assert made == [0] and not driver._INTERRUPTED.is_set()  # cleared with the run
+    assert backtrack.solve(model, 1, backtrack.Policy(attempts=1)).status == "solved"
