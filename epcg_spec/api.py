@@ -12,6 +12,7 @@ column.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -148,6 +149,9 @@ class Spec:
         `force`; the spec's Python functions are imported only with `allow_python`."""
         if resume and fresh:
             raise UsageError("--resume continues a checkpoint and --fresh discards it: give one")
+        _at_least("--seed", seed, 0)
+        _at_least("--threads", threads, 1)
+        _at_least("--time-limit", time_limit, 0, whole=False, equal=False)
         if out is not None:
             not_a_file(Path(out))
         flags = {
@@ -205,6 +209,9 @@ class Spec:
     ) -> Result:
         """The exact size of the space (and, if `constrained`, how many meet every rule);
         `scheduler` as in `build`."""
+        _at_least("--limit", limit, 1)
+        _at_least("--threads", threads, 1)
+        _at_least("--time-limit", time_limit, 0, whole=False, equal=False)
         flags = {
             "--device": _device(device),
             "--constrained": constrained,
@@ -256,6 +263,8 @@ class Spec:
             raise UsageError(
                 "--rank names the content; -n and --distinct draw it: give one or other"
             )
+        _at_least("-n", n, 1)
+        _at_least("--seed", seed, 0)
         if n is not None and n > MAX_SAMPLES:
             raise UsageError(
                 f"-n {n:,}: sample holds what it draws in memory and prints it, at most "
@@ -304,6 +313,20 @@ class Spec:
             return seed
         value = self.data.get("seed", 0) if isinstance(self.data, dict) else 0
         return value if isinstance(value, int) else 0
+
+
+def _at_least(flag: str, value: Any, least: int, whole: bool = True, equal: bool = True) -> None:
+    """A usage error unless `value` (given for `flag`) is None or a number at least `least`
+    (above it if not `equal`; an integer if `whole`), as the command line checks its flags."""
+    kinds = numbers.Integral if whole else numbers.Real
+    if value is None or (
+        isinstance(value, kinds)
+        and not isinstance(value, bool)
+        and (value >= least if equal else value > least)
+    ):
+        return
+    rule = f"{'an integer' if whole else 'a number'} {'>=' if equal else '>'} {least}"
+    raise UsageError(f"{flag} {value!r}: give {rule}")
 
 
 def load(

@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import epcg_spec
@@ -69,6 +70,29 @@ def test_unsupported_arguments_are_refused_as_on_the_command_line():
         epcg_spec.load(QUEENS, options={"origin": "#x#"})
     with pytest.raises(epcg_spec.UsageError, match="give one or other"):
         epcg_spec.load(QUEENS).sample(2, ranks=[1])
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda s: s.build(seed=-1), "--seed -1: give an integer >= 0"),
+        (lambda s: s.build(seed="7"), "--seed '7': give an integer >= 0"),
+        (lambda s: s.build(threads=0), "--threads 0: give an integer >= 1"),
+        (lambda s: s.build(time_limit=-5), "--time-limit -5: give a number > 0"),
+        (lambda s: s.count(limit=0), "--limit 0: give an integer >= 1"),
+        (lambda s: s.sample(0), "-n 0: give an integer >= 1"),
+        (lambda s: s.sample(2, seed=True), "--seed True: give an integer >= 0"),
+    ],
+)
+def test_arguments_are_checked_as_the_command_line_checks_its_flags(call, message):
+    with pytest.raises(epcg_spec.UsageError, match=re.escape(message)):
+        call(epcg_spec.load(QUEENS))
+
+
+def test_numpy_numbers_are_numbers(tmp_path):
+    spec = epcg_spec.load(QUEENS, params={"n": 6})
+    assert spec.sample(np.int64(2), seed=np.int64(3)).data["samples"]
+    assert spec.build(seed=np.int64(1), time_limit=np.float64(60.0)).count == 4
 
 
 def test_the_api_page_example_runs(tmp_path, monkeypatch):
