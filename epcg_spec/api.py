@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import click
+
 from .compile import budget, registry
 from .compile.flags import refuse_unsupported
 from .compile.protocols import Countable, Samplable
@@ -390,6 +392,12 @@ def _domain_options(loaded: Loaded, options: dict[str, Any]) -> dict[str, Any]:
             raise UsageError(
                 f"--{option} applies to kind {', '.join(kinds)}, not to {loaded.domain.kind}"
             )
+        try:  # as the command line converts and checks it
+            chosen[name] = click.types.convert_type(known[option][0].type).convert(
+                chosen[name], None, None
+            )
+        except click.BadParameter as exc:
+            raise UsageError(f"--{option} {chosen[name]!r}: {exc.message}") from None
     return chosen
 
 
@@ -407,10 +415,16 @@ def _device(device: str) -> bool:
     return device == "gpu"
 
 
-def _shard(shard: tuple[int, int] | None) -> tuple[int, int]:
+def _shard(shard: tuple[int, int] | str | None) -> tuple[int, int]:
+    """(I, N) from (I, N) or "I/N"; (0, 1) for None."""
     if shard is None:
         return 0, 1
-    index, count = shard
-    if not 0 <= index < count:
-        raise UsageError(f"shard {index}/{count}: need 0 <= I < N, e.g. (0, 4)")
+    try:
+        index, count = shard.split("/") if isinstance(shard, str) else shard
+        index, count = (int(x) if isinstance(x, str) else x for x in (index, count))
+    except (TypeError, ValueError):
+        index = count = None
+    whole = all(isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in (index, count))
+    if not whole or not 0 <= index < count:
+        raise UsageError(f"shard {shard!r}: give (I, N) or 'I/N' with 0 <= I < N, e.g. (0, 4)")
     return index, count

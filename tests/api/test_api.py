@@ -89,6 +89,18 @@ def test_arguments_are_checked_as_the_command_line_checks_its_flags(call, messag
         call(epcg_spec.load(QUEENS))
 
 
+def test_options_and_shards_are_checked_and_converted_as_on_the_command_line():
+    nested = ROOT / "specs" / "nested-dungeon.epcg"
+    with pytest.raises(epcg_spec.UsageError, match=re.escape("--depth 99: 99 is not in")):
+        epcg_spec.load(nested, options={"depth": 99})
+    assert epcg_spec.load(nested, options={"depth": "2"}).options == {"depth": 2}
+    for shard in ("x", (0.5, 2), (3, 2), (0, 1, 2)):
+        with pytest.raises(epcg_spec.UsageError, match="give \\(I, N\\) or 'I/N'"):
+            epcg_spec.load(QUEENS).build(shard=shard)
+    halves = [epcg_spec.load(QUEENS).build(shard=s).count for s in ("0/2", (1, 2))]
+    assert sum(halves) == 92
+
+
 def test_numpy_numbers_are_numbers(tmp_path):
     spec = epcg_spec.load(QUEENS, params={"n": 6})
     assert spec.sample(np.int64(2), seed=np.int64(3)).data["samples"]
