@@ -41,11 +41,12 @@ def read_bounded(path: Path, most: int = MAX_INPUT_BYTES) -> bytes:
     regular file of at most `most` bytes: a device, a pipe or a file that never ends
     (/dev/zero, a FIFO, some /proc files) would otherwise hang the reader or fill memory."""
     path = Path(path)
-    if path.exists() and not path.is_file():
-        raise NotReadable(f"{path} is not a regular file")
     too_large = NotReadable(f"{path} is larger than {most >> 20} MiB")
-    if path.exists() and path.stat().st_size > most:
-        raise too_large
+    if path.exists():  # else open says so
+        if not path.is_file():
+            raise NotReadable(f"{path} is not a regular file")
+        if path.stat().st_size > most:
+            raise too_large
     parts, total = [], 0
     with open(path, "rb") as handle:  # in parts: some files say size 0 and are not empty
         while part := handle.read(1 << 20):
