@@ -25,7 +25,7 @@ from .compile.flags import refuse_unsupported
 from .compile.protocols import Countable, Samplable
 from .core.context import Progress, RunContext, RunOutput, SpecSource
 from .core.errors import UsageError
-from .core.files import not_a_file
+from .core.files import held, not_a_file
 from .output.gallery import write_gallery
 from .output.jsontext import dumps
 from .output.result import write_outputs
@@ -188,12 +188,14 @@ class Spec:
             gpu.cuda()  # no CUDA device (nor the simulator): exit 2 at once
         if not force:
             budget.refuse_oversize(problem, ctx, Path(out) if out is not None else Path.cwd())
-        with connected(scheduler, ctx):
-            output = problem.run(ctx)
         if out is None:
-            return Result.of(output)
-        written = write_outputs(Path(out), output)
-        written.append(write_gallery(Path(out), self.path, self.params or None))
+            with connected(scheduler, ctx):
+                return Result.of(problem.run(ctx))
+        with held(Path(out)):
+            with connected(scheduler, ctx):
+                output = problem.run(ctx)
+            written = write_outputs(Path(out), output)
+            written.append(write_gallery(Path(out), self.path, self.params or None))
         return Result.of(output, written)
 
     def count(

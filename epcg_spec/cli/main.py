@@ -13,7 +13,7 @@ from .. import __version__, api
 from ..compile import registry
 from ..core.context import RunOutput
 from ..core.errors import BuildError, Interrupted, UsageError
-from ..core.files import atomic_write, not_a_file, output_folder
+from ..core.files import atomic_write, held, not_a_file, output_folder
 from ..output.explain import explain_document
 from ..output.jsontext import dumps
 from ..output.result import write_outputs
@@ -342,7 +342,8 @@ def merge(results, out, as_json):
     domain = registry.domain(output.result["kind"])
     if hasattr(domain, "merged_files"):
         output.artifacts.update(domain.merged_files(output.result))
-    write_outputs(Path(out), output)
+    with held(Path(out)):
+        write_outputs(Path(out), output)
     _emit(output, as_json)
     return OK
 

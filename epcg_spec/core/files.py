@@ -19,11 +19,16 @@ import secrets
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
+
+from filelock import FileLock, Timeout
 
 from .errors import BuildError, UsageError
 
 MANIFEST = ".epcg-outputs.json"  # the names of the set, written first into the staging folder
+LOCK = ".epcg-lock"  # held by the one build (or merge) writing the folder
 _STAGING = re.compile(r"^\.(?P<name>.+)\.epcg-(?P<role>new|old)-(?P<pid>\d+)-[0-9a-f]+$")
 _TEMPORARY = re.compile(r"^\..+\.(?P<pid>\d+)\.[^.]+\.tmp$")
 _AT_FDCWD, _RENAME_EXCHANGE = -100, 2
@@ -95,6 +100,33 @@ def not_a_file(folder: Path, flag: str = "--out", given: Path | None = None) -> 
         if place.exists():
             raise UsageError(f"{flag} {given or folder}: {place} is a file, not a folder")
     return folder
+
+
+@contextmanager
+def held(folder: Path, flag: str = "--out") -> Iterator[None]:
+    """Hold `folder` for one build: another build or merge into it meanwhile stops at once
+    (exit 1). A folder made only to hold the lock goes again if nothing else was written."""
+    folder = Path(folder)
+    made = not folder.exists()
+    folder.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(folder / LOCK)
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        raise BuildError(
+            f"{folder}: another build is writing this folder now; wait for it to end, "
+            f"or give another {flag}"
+        ) from None
+    try:
+        yield
+    finally:
+        if made and [entry.name for entry in _entries(folder)] == [LOCK]:
+            (folder / LOCK).unlink()
+            lock.release()
+            with suppress(OSError):  # something came in meanwhile: the folder stays
+                os.rmdir(folder)
+        else:
+            lock.release()
 
 
 def atomic_write(path: Path, content: str | bytes) -> None:

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 from epcg_spec.cli.main import main
 from epcg_spec.compile import connector
@@ -415,6 +416,38 @@ def test_the_users_files_and_folders_in_out_are_kept(tmp_path):
     assert names == [files.MANIFEST, "layers", "notes.txt", "puzzle-0.txt", "result.json"]
     assert (folder / "layers" / "x.npy").read_text() == "data"
     assert (folder / "result.json").read_text() == "2"
+
+
+def test_a_second_build_into_a_held_folder_stops_at_once(tmp_path, capsys):
+    """One build writes a folder at a time: another, or a merge, fails in one line and
+    leaves the folder as it was."""
+    spec = tmp_path / "queens.yaml"
+    spec.write_text(_queens("queens"))
+    folder = tmp_path / "out"
+    assert main(["build", str(spec), "--out", str(folder), "-q"]) == 0
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    capsys.readouterr()
+    with FileLock(folder / files.LOCK):  # a build of another process running there
+        assert main(["build", str(spec), "--out", str(folder), "-q", "--seed", "3"]) == 1
+        err = capsys.readouterr().err
+        assert err == (
+            f"error: {folder}: another build is writing this folder now; wait for it to "
+            "end, or give another --out\n"
+        )
+        assert main(["merge", str(folder), "--out", str(folder)]) == 1
+        assert "another build is writing" in capsys.readouterr().err
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+    assert main(["build", str(spec), "--out", str(folder), "-q", "--seed", "3"]) == 0
+
+
+def test_a_build_that_fails_leaves_no_folder_it_made(tmp_path):
+    with pytest.raises(RuntimeError), files.held(tmp_path / "new" / "out"):
+        raise RuntimeError("stopped")
+    assert list((tmp_path / "new").iterdir()) == []
+    (tmp_path / "mine").mkdir()
+    with pytest.raises(RuntimeError), files.held(tmp_path / "mine"):
+        raise RuntimeError("stopped")
+    assert [p.name for p in (tmp_path / "mine").iterdir()] == [files.LOCK]
 
 
 def test_a_name_with_a_parent_step_is_remembered_as_the_file_it_wrote(tmp_path):
