@@ -12,11 +12,12 @@ column.
 
 from __future__ import annotations
 
+import functools
 import numbers
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
@@ -24,7 +25,7 @@ from .compile import budget, registry
 from .compile.flags import refuse_unsupported
 from .compile.protocols import Countable, Samplable
 from .core.context import Progress, RunContext, RunOutput, SpecSource
-from .core.errors import UsageError
+from .core.errors import BuildError, UsageError
 from .core.files import held, not_a_file
 from .output.gallery import write_gallery
 from .output.jsontext import dumps
@@ -38,6 +39,7 @@ FORMATS = {"yaml": ".yaml", "dsl": ".epcg", "json": ".json"}
 DEVICES = ("cpu", "gpu")
 COUNT_BUDGET_SECONDS = 600.0  # a count that would take longer needs --time-limit
 MAX_SAMPLES = 100_000  # at 0.6-1.9 KiB each held, and 3-28 s to draw on 2 cores
+T = TypeVar("T")
 
 
 @dataclass
@@ -82,6 +84,22 @@ class Result:
         return cls(output.result, output.artifacts, output.summary, output.stopped, written or [])
 
 
+def _located(method: Callable[..., T]) -> Callable[..., T]:
+    """`method` of a Spec, its BuildErrors given the place in the spec of the setting
+    they name."""
+
+    @functools.wraps(method)
+    def located(spec: Spec, *args: Any, **kwargs: Any) -> T:
+        try:
+            return method(spec, *args, **kwargs)
+        except BuildError as exc:
+            if exc.pos is None:
+                exc.pos = spec.loaded.document.setting_pos(exc.at)
+            raise
+
+    return located
+
+
 @dataclass
 class Spec:
     """A loaded, checked spec, ready to build, count, sample or explain."""
@@ -109,6 +127,7 @@ class Spec:
         """Every check `epcg-spec validate` makes; a loaded spec passed them already."""
         check_document(self.loaded.document, {})
 
+    @_located
     def explain(self) -> list[tuple[str, str]]:
         """The compiled problem described: rows (label, text) of its space, size,
         constraints, back end and estimates; an indented label belongs to the row above.
@@ -121,10 +140,12 @@ class Spec:
             rows += budget.estimate_rows(estimate(ctx))
         return rows
 
+    @_located
     def space_size(self) -> int | None:
         """The exact number of candidate states, or None where it is not finite or known."""
         return self._problem().space_size()
 
+    @_located
     def build(
         self,
         out: str | Path | None = None,
@@ -198,6 +219,7 @@ class Spec:
             written.append(write_gallery(Path(out), self.path, self.params or None))
         return Result.of(output, written)
 
+    @_located
     def count(
         self,
         *,
@@ -253,6 +275,7 @@ class Spec:
             )
         return result
 
+    @_located
     def sample(
         self,
         n: int | None = None,

@@ -41,8 +41,9 @@ def run_guarded(action: Callable[[], int]) -> int:
     except EpcgError as exc:
         if exc.exit_code == INTERNAL:
             return _internal(exc)
+        where = getattr(exc, "pos", None)
         label = "usage error" if exc.exit_code == USAGE else "error"
-        print(f"{label}: {exc}", file=sys.stderr)
+        print(f"{where or label}: {exc}", file=sys.stderr)
         return exc.exit_code
     except click.exceptions.Exit as exc:
         return exc.exit_code

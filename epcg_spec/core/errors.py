@@ -51,9 +51,19 @@ class SpecError(EpcgError):
 
 
 class BuildError(EpcgError):
-    """A valid spec that could not be built or run (exit code 1)."""
+    """A valid spec that could not be built or run (exit code 1).
+
+    `at` names the settings that would change the outcome, as document paths such as
+    ("search", "attempts"), best first; the Python API sets `pos` to where the spec holds
+    the first of them, and the command line prints the error there.
+    """
 
     exit_code = 1
+
+    def __init__(self, message: str, at: tuple[tuple[str | int, ...], ...] = ()):
+        super().__init__(message)
+        self.at = at
+        self.pos: Pos | None = None
 
 
 class UsageError(EpcgError):

@@ -6,7 +6,8 @@ through `contained`. A build's output set goes through `write_set`: the whole se
 into a staging folder beside the target, then swapped into place with one rename, so after a
 kill the target holds the old set or the new set, never a mix. Staging folders and temporary
 files carry the id of the process that made them; `clean_stale` removes those of processes
-that no longer run, and every build calls it before it starts writing.
+that no longer run, and every build calls it before it starts writing. `held` keeps a
+second build out of a folder while one writes it.
 """
 
 from __future__ import annotations

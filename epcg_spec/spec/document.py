@@ -46,6 +46,17 @@ class Document:
             return Pos(self.source, line, col)
         return self.pos(path)
 
+    def setting_pos(self, paths: tuple[Path, ...]) -> Pos | None:
+        """Where the spec sets the first of `paths` (its key), else the nearest setting it
+        holds above the first path (never the whole spec); None where it holds neither."""
+        for path in paths:
+            if tuple(path) in self.positions:
+                return self.key_pos(path)
+        above = tuple(paths[0][:-1]) if paths else ()
+        while above and above not in self.positions:
+            above = above[:-1]
+        return self.key_pos(above) if above else None
+
     def text_pos(self, path: Path, offset: int) -> Pos:
         """Position of character `offset` of the string at `path`."""
         path = tuple(path)

@@ -159,7 +159,8 @@ class PpgProblem:
         if outcome.status != "solved":
             raise BuildError(
                 f"{spec.name}: no puzzle for seed {seed} in {outcome.attempts} "
-                "attempt(s); raise 'attempts'"
+                "attempt(s); raise 'attempts'",
+                at=(("attempts",),),
             )
         order = network.relation(outcome.values)
         play = simulate(universe, order)

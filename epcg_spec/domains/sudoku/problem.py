@@ -77,7 +77,7 @@ class SudokuProblem:
         solution = np.zeros(len(spec.puzzle), dtype=np.int64)
         found, count, grade = kernels.solve(self._board(), spec.puzzle, ctx.seed, solution)
         if not found:
-            raise BuildError(f"{spec.name}: the puzzle has no solution")
+            raise BuildError(f"{spec.name}: the puzzle has no solution", at=(("puzzle",),))
         grade = GRADE_NAMES[grade]
         seconds = time.perf_counter() - began
         record = {
@@ -155,7 +155,8 @@ class SudokuProblem:
         else:
             raise BuildError(
                 f"{spec.name}: no puzzle of difficulty '{options.difficulty}' in "
-                f"{options.attempts} attempts; raise generate.attempts or choose another"
+                f"{options.attempts} attempts; raise generate.attempts or choose another",
+                at=(("generate", "attempts"), ("generate", "difficulty")),
             )
         if count != 1:
             raise BuildError(f"{spec.name}: internal check failed: the puzzle is not unique")

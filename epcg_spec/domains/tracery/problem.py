@@ -167,7 +167,8 @@ class TraceryProblem:
         if spec.mode == "all" and hi - lo > spec.limit:
             raise BuildError(
                 f"mode all would write {hi - lo:,} derivations, more than the limit "
-                f"{spec.limit:,} (generate.limit); split it with --shard or raise the limit"
+                f"{spec.limit:,} (generate.limit); split it with --shard or raise the limit",
+                at=(("generate", "limit"),),
             )
 
         grammar = repr(sorted(spec.symbols.items()))
@@ -205,9 +206,12 @@ class TraceryProblem:
             else f"none ends within the largest depth {MAX_DEPTH} either: "
             "give each recursive symbol a rule that does not recurse"
         )
+        symbol = expansion.origin.strip("#")
+        origin = (("origin",), ("start",), ("grammar", symbol))
         raise BuildError(
             f"{self.name}: {expansion.origin} has no derivation within the depth bound "
-            f"{depth}; {hint}"
+            f"{depth}; {hint}",
+            at=(("depth",), *origin) if shortest is not None else origin,
         )
 
     def _shortest_depth(self, origin: str) -> int | None:
@@ -249,7 +253,8 @@ def _distinct(expansion: Expansion, seed: int, picks: range, limit: int) -> list
     if total > limit:
         raise BuildError(
             f"sampling distinct outputs exactly enumerates every derivation, and there are "
-            f"{total:,}, more than the limit {limit:,} (generate.limit)"
+            f"{total:,}, more than the limit {limit:,} (generate.limit)",
+            at=(("generate", "limit"),),
         )
     first: dict[str, int] = {}
     for rank, derivation in enumerate(expansion.engine.enumerate_from(0)):

@@ -166,6 +166,7 @@ def _run(doc, path, node, folder, problems: Problems, name: str) -> WfcRun | Non
         text_output=node.get("text_output", True),
         black_background=node.get("black_background", False),
         depth=node.get("depth", size) if layout == "cube" else 1,
+        path=path,
     )
     if model == "overlapping" and "sample" not in node:
         kinds = {"square": "a PNG", "cube": "a MagicaVoxel .vox"}

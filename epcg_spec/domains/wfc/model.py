@@ -83,6 +83,7 @@ class WfcRun:
     topology: Topology | None = None  # set by the loader once the grid is known
     depth: int = 1  # cube: layers
     extra: tuple[str, ...] = ()  # further files per output: csv, tmx, vox, svg
+    path: tuple[str | int, ...] = ()  # where the spec sets this run: () or ("samples", i)
 
     @property
     def values(self) -> int:

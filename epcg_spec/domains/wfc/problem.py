@@ -150,7 +150,8 @@ class WfcProblem:
         if base is None:
             raise BuildError(
                 f"{run.name}: the fixed cells, borders and counts contradict each other "
-                f"(no {run.grid[0]} x {run.grid[1]} output can meet them)"
+                f"(no {run.grid[0]} x {run.grid[1]} output can meet them)",
+                at=tuple((*run.path, key) for key in ("fixed", "border", "counts")),
             )
         policy = policy_of(run, model.n_vars)
         outcome = backtrack.solve(model, seed, policy, base, check=checks.check_of(run))
@@ -158,7 +159,8 @@ class WfcProblem:
             raise BuildError(
                 f"{run.name}: {outcome.status} after {outcome.attempts} attempt(s) "
                 f"({outcome.contradictions} contradictions, {outcome.backtracks} backtracks); "
-                f"raise search.attempts or search.max_backtracks, or loosen the constraints"
+                f"raise search.attempts or search.max_backtracks, or loosen the constraints",
+                at=((*run.path, "search", "attempts"), (*run.path, "search")),
             )
         search = outcome.last
         values = cell_values(run, search.values())

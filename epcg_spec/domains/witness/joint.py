@@ -98,7 +98,8 @@ def search_joint(job: LayoutJob, lines: LineSet, ctx: RunContext) -> JointSearch
     if len(distinct) < joint.panels:
         raise BuildError(
             f"only {len(distinct)} candidate panels with different solutions; a joint set of "
-            f"{joint.panels} needs more (widen min_solutions..max_solutions or the layout)"
+            f"{joint.panels} needs more (widen min_solutions..max_solutions or the layout)",
+            at=(("joint", "min_solutions"), ("joint", "max_solutions"), ("joint", "panels")),
         )
     problem = branch_bound.Problem(
         module=branch_bound.evaluator_module("witness joint sets", [EVALUATOR]),

@@ -260,7 +260,8 @@ def _tiling_arrays(spec: WitnessSpec, lines: LineSet) -> tuple | None:
     if (counts < 0).any():
         raise BuildError(
             f"a region can be tiled by more than {TILING_CAPACITY:,} different sets of at "
-            f"most {most} pieces; place fewer pieces or use a smaller library"
+            f"most {most} pieces; place fewer pieces or use a smaller library",
+            at=(("layout",), ("pieces",)),
         )
     np.cumsum(counts, out=start[1:])
     keys = np.zeros(int(start[-1]), np.int64)
@@ -405,5 +406,6 @@ def _add(tally: Tally, counts, bits, first_rank: int, spec: WitnessSpec, library
             raise BuildError(
                 f"the candidate panels' solution sets pass {LIBRARY_BYTES >> 20:,} MiB "
                 f"({sum(len(r) for r in tally.library):,} panels so far); narrow them with "
-                "joint.min_solutions and joint.max_solutions, or a smaller layout"
+                "joint.min_solutions and joint.max_solutions, or a smaller layout",
+                at=(("joint", "min_solutions"), ("joint", "max_solutions"), ("layout",)),
             )

@@ -140,7 +140,8 @@ def enumerate_lines(grid: Grid) -> np.ndarray:
         raise BuildError(
             f"a {grid.width}x{grid.height} panel from {grid.start} to {grid.goal} has more than "
             f"{MAX_LINES:,} candidate lines, more than this engine enumerates; use a smaller "
-            f"panel (5x5 has 1,262,816)"
+            f"panel (5x5 has 1,262,816)",
+            at=(("panel",),),
         )
     with store.lock(name, f"the lines of a {grid.width}x{grid.height} panel"):
         cached = store.find_array(name)
