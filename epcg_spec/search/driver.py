@@ -246,10 +246,13 @@ def interrupt_point() -> None:
         raise KeyboardInterrupt
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)  # Ctrl-C; kill, a batch system's notice
+
+
 @contextmanager
 def _interruptible() -> Iterator[threading.Event]:
-    """Ctrl-C sets a flag the loop reads between chunks (and `interrupt_point` inside a
-    unit); a second Ctrl-C stops at once."""
+    """Ctrl-C (or SIGTERM) sets a flag the loop reads between chunks (and
+    `interrupt_point` inside a unit); a second one stops at once."""
     flag = _INTERRUPTED
     flag.clear()
     if threading.current_thread() is not threading.main_thread():
@@ -261,11 +264,12 @@ def _interruptible() -> Iterator[threading.Event]:
             raise KeyboardInterrupt
         flag.set()
 
-    previous = signal.signal(signal.SIGINT, handler)
+    previous = {number: signal.signal(number, handler) for number in STOP_SIGNALS}
     try:
         yield flag
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for number, action in previous.items():
+            signal.signal(number, action)
         flag.clear()
 
 

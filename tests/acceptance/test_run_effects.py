@@ -203,12 +203,13 @@ def test_kill_9_then_resume_equals_an_uninterrupted_run(tmp_path):
     assert _result(tmp_path / "killed") == _result(tmp_path / "whole")
 
 
-def test_ctrl_c_exits_130_within_3_s_with_a_checkpoint_and_the_resume_command(tmp_path):
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_exits_130_within_3_s_with_a_checkpoint_and_the_resume_command(stop, tmp_path):
     out = tmp_path / "out"
     run = _spawn(out)
     _wait_for(out / driver.CHECKPOINT_NAME, run)
     sent = time.monotonic()
-    run.send_signal(signal.SIGINT)
+    run.send_signal(stop)
     code = run.wait(30)
     took = time.monotonic() - sent
     _, err = run.communicate()
