@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -39,7 +40,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def entry_point() -> None:
-    """The console script."""
+    """The console script; SIGTERM stops it as Ctrl-C does (files cleaned up, exit 130)."""
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     sys.exit(main())
 
 

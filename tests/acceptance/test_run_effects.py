@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from epcg_spec.cli.main import main
+from epcg_spec.core import files
 from epcg_spec.core.context import RunContext
 from epcg_spec.core.result import without_timings
 from epcg_spec.search import driver, items
@@ -216,6 +217,18 @@ def test_ctrl_c_exits_130_within_3_s_with_a_checkpoint_and_the_resume_command(st
     assert code == 130 and took < 3.0, (code, took, err)
     assert "--resume" in err and (out / driver.CHECKPOINT_NAME).exists()
     assert _result(out)["partial"]["stopped"] == "interrupted"
+
+
+def test_sigterm_while_compiling_leaves_no_folder(tmp_path):
+    """Before the work starts, SIGTERM stops as Ctrl-C does: exit 130, nothing left."""
+    out = tmp_path / "out"
+    cold = {**os.environ, "EPCG_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
+    argv = ["-m", "epcg_spec", "build", str(SPECS / "wfc-pipes.yaml"), "--out", str(out)]
+    run = subprocess.Popen([sys.executable, *argv, "-q"], env=cold, stderr=subprocess.PIPE)
+    _wait_for(out / files.LOCK, run)  # the folder is held: kernels compile now
+    run.send_signal(signal.SIGTERM)
+    assert run.wait(60) == 130, run.communicate()
+    assert not out.exists()
 
 
 def test_a_count_that_would_take_days_says_so_within_seconds(capsys):
