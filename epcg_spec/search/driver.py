@@ -277,10 +277,13 @@ def resize_chunk(
     size: int, elapsed: float, seconds: float = CHUNK_SECONDS, most: int = 1 << 14
 ) -> int:
     """The next chunk's size: after a chunk that took under half of `seconds`, grown
-    towards `seconds` (at least doubled, at most 16 times, up to `most`); halved after
-    one that took over twice as long."""
+    towards `seconds` (at least doubled, at most 16 times, up to `most`; at most 256 times
+    after a chunk of under a 64th of `seconds`, whose time is mostly the chunk's own cost:
+    handing it to the threads, folding its result); halved after one that took over twice
+    as long."""
     if elapsed < seconds / 2:
-        grow = min(16, max(2, int(seconds / max(elapsed, 1e-9))))
+        most_growth = 256 if elapsed < seconds / 64 else 16
+        grow = min(most_growth, max(2, int(seconds / max(elapsed, 1e-9))))
         return max(1, min(size * grow, most))
     if elapsed > seconds * 2 and size > 1:
         return size // 2

@@ -10,6 +10,7 @@ import pytest
 
 from epcg_spec.cli.main import main
 from epcg_spec.core.errors import EpcgError
+from epcg_spec.search import driver
 from tests.domains.space.helpers import SPECS
 
 FLAG_ARGS = {
@@ -150,3 +151,19 @@ def test_a_param_the_spec_does_not_declare_is_exit_2_for_every_kind(spec, capsys
     assert main(["count", str(SPECS / spec), "--param", "nope=1"]) == 2
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert "--param nope: the spec has no such param" in line
+
+
+@pytest.mark.parametrize(
+    ("size", "elapsed", "following"),
+    [
+        (1, 0.0001, 256),  # a chunk of its own cost mostly: grown fast
+        (4, 0.005, 400),  # 0.5 s / 5 ms = 100 times
+        (4, 0.01, 64),  # 16 times at most, once a chunk's time tells the units' cost
+        (4, 0.2, 8),  # at least doubled
+        (4, 0.6, 4),
+        (4, 1.2, 2),  # halved past twice the target
+        (1 << 13, 0.0001, 1 << 14),  # never past `most`
+    ],
+)
+def test_chunks_grow_towards_the_target_time(size, elapsed, following):
+    assert driver.resize_chunk(size, elapsed, seconds=0.5, most=1 << 14) == following
