@@ -1,7 +1,7 @@
 """Thread scaling of the back ends: time and speedup at 1, 2, 4, ... threads, in one run.
 
     python benchmarks/bench_scaling.py [--threads-max N | --threads LIST] [--quick | --smoke]
-                                       [--only NAMES]
+                                       [--only NAMES] [--scan-n N]
 
 Four settings, each run once warm (kernels compiled or loaded, untimed) and then at every
 thread count from 1 up to all cores (os.cpu_count(), or --threads-max), doubling, with the
@@ -20,7 +20,7 @@ first:
 
               default (16 cores)   --quick (2 cores)   --smoke
     pruned    14-queens            14-queens           8-queens
-    scan      12-queens            12-queens           8-queens
+    scan      12-queens            12-queens           8-queens   (or --scan-n)
     fling     8-piece layer        7-piece layer       4-piece layer
     sudoku    20,000 puzzles       2,000 puzzles       2 puzzles
 
@@ -114,7 +114,7 @@ def measured(
 def queens(n: int, prune: bool) -> Callable[[int], tuple[float, object]]:
     """A build of n-queens (warmed up here) at a given thread count: (work s, result)."""
     spec = epcg_spec.load(SPECS / "n-queens.yaml", params={"n": n})
-    spec.build(threads=1, no_prune=not prune)  # compile or load the kernels, untimed
+    spec.build(threads=1, no_prune=not prune, time_limit=1e-9)  # kernels ready, one chunk
 
     def run(threads: int) -> tuple[float, object]:
         result = spec.build(threads=threads, no_prune=not prune)
@@ -291,6 +291,12 @@ def main() -> None:
     size.add_argument("--smoke", action="store_true", help="the smallest setting, 1..2 threads")
     parser.add_argument("--repeats", type=int, default=3, help="of each n-queens run (best)")
     parser.add_argument("--only", help=f"comma-separated, from: {', '.join(SETTINGS)}")
+    parser.add_argument(
+        "--scan-n",
+        type=int,
+        help="n of queens-scan (13: a compute-bound control 13 times as long as 12, to see "
+        "whether a long run's CPU seconds grow with the threads on a machine)",
+    )
     args = parser.parse_args()
     only = args.only.split(",") if args.only else list(SETTINGS)
     setting = "smoke" if args.smoke else "quick" if args.quick else "default"
@@ -300,12 +306,13 @@ def main() -> None:
     except ValueError:
         series = [0]
     series = series or thread_counts(most)
-    if not series or min(series) < 1 or set(only) - set(SETTINGS):
+    if not series or min(series) < 1 or set(only) - set(SETTINGS) or (args.scan_n or 4) < 4:
         parser.error(
             f"--threads-max and --threads are at least 1, --threads a list such as 2,16; "
-            f"--only takes {', '.join(SETTINGS)}"
+            f"--only takes {', '.join(SETTINGS)}; --scan-n is at least 4"
         )
     pruned, scan, pieces, puzzles = SIZES[setting]
+    scan = args.scan_n or scan
     print(
         f"{os.cpu_count()} logical CPUs, {physical_cores() or '?'} physical cores; threads "
         f"{series}; load average {os.getloadavg()[0]:.2f} at the start"
