@@ -37,6 +37,18 @@ class EpcgError(Exception):
 
     exit_code = 3
 
+    def __reduce__(self):
+        """Pickled as its message and attributes, whatever its constructor takes: errors
+        raised on a cluster's workers reach the client whole."""
+        return _rebuilt, (type(self), str(self), self.__dict__)
+
+
+def _rebuilt(kind: type[EpcgError], message: str, attributes: dict) -> EpcgError:
+    error = kind.__new__(kind)
+    Exception.__init__(error, message)
+    error.__dict__.update(attributes)
+    return error
+
 
 class SpecError(EpcgError):
     """One or more problems in a spec file (exit code 1)."""

@@ -9,7 +9,7 @@ import pytest
 
 import epcg_spec
 from epcg_spec.cli.main import main
-from epcg_spec.core.errors import BuildError, Pos
+from epcg_spec.core.errors import BuildError, Diagnostic, Pos, SpaceTooLarge, SpecError
 
 ROOT = Path(__file__).resolve().parents[2]
 PIPES = ROOT / "specs" / "wfc-samples" / "samples" / "pipes" / "data.xml"
@@ -86,6 +86,10 @@ def test_place_and_settings_survive_a_trip_to_a_cluster_worker():
     error.pos = Pos("s.yaml", 3, 5)
     back = pickle.loads(pickle.dumps(error))
     assert (str(back), back.at, back.pos) == ("no map", (("search", "attempts"),), error.pos)
+    large = pickle.loads(pickle.dumps(SpaceTooLarge("permutation 21!", 21 * 2**62)))
+    assert type(large) is SpaceTooLarge and large.size == 21 * 2**62 and "21!" in str(large)
+    spec = pickle.loads(pickle.dumps(SpecError(Diagnostic(Pos("s.yaml", 1, 2), "bad"))))
+    assert str(spec) == "s.yaml:1:2: bad" and spec.diagnostics[0].pos.col == 2
 
 
 def test_a_failure_with_no_setting_to_name_stays_unlocated(capsys):
