@@ -19,7 +19,6 @@ import re
 import secrets
 import shutil
 import sys
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -138,15 +137,12 @@ def atomic_write(path: Path, content: str | bytes) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     data = content.encode("utf-8") if isinstance(content, str) else content
-    fd, tmp = tempfile.mkstemp(
-        prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent
-    )
+    tmp = path.parent / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+        _write_new(str(tmp), data)  # mode 0666 less the umask, as the files of a set
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
 
 

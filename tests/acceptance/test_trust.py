@@ -504,3 +504,17 @@ def test_reads_stop_past_the_bound(tmp_path):
     assert files.read_bounded(big, 1001) == b"#" * 1001
     with pytest.raises(files.NotReadable, match="larger than"):
         files.read_bounded(big, 1000)
+
+
+def test_single_files_get_the_mode_the_umask_gives_as_the_set_does(tmp_path):
+    """fmt -o and the gallery page went through mkstemp, whose files are 0600: a page
+    a web server (another user) could not read, a spec the team could not."""
+    queens, spec, out = str(ROOT / "specs" / "n-queens.yaml"), tmp_path / "q.epcg", tmp_path / "out"
+    mask = os.umask(0o022)
+    try:
+        assert main(["fmt", queens, "--to", "dsl", "-o", str(spec)]) == 0
+        assert main(["build", queens, "-q", "--out", str(out)]) == 0
+    finally:
+        os.umask(mask)
+    for path in (spec, out / "index.html", out / "result.json"):
+        assert path.stat().st_mode & 0o777 == 0o644, path
