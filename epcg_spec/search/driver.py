@@ -15,12 +15,13 @@ import hashlib
 import json
 import os
 import shlex
+import shutil
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -33,8 +34,9 @@ CHUNK_SECONDS = 0.5
 # how often a running job saves its checkpoint; tests that kill a run shorten it
 CHECKPOINT_SECONDS = float(os.environ.get("EPCG_SPEC_CHECKPOINT_SECONDS", "5"))
 ESTIMATE_AFTER_SECONDS = 1.0  # a run with a time budget measures its rate this long first
-CHECKPOINT_FORMAT = 1
+CHECKPOINT_FORMAT = 2  # 2: a snapshot's Appended lists kept in parts, beside the file
 CHECKPOINT_NAME = ".checkpoint.json"
+PARTS_NAME = ".checkpoint-parts"  # the parts of the Appended lists, beside the checkpoint
 
 P = TypeVar("P")
 
@@ -309,11 +311,24 @@ class Checkpoint(Protocol):
 
 
 @dataclass
+class Appended:
+    """A list in a job's snapshot that only grows while a run goes on (the items made so
+    far): a checkpoint writes only the elements it has not written yet, each made ready for
+    JSON by `state` then, so that saving costs the new elements, not all of them."""
+
+    elements: list
+    state: Callable[[Any], Any]
+
+
+@dataclass
 class OutCheckpoint:
-    """`OUT/.checkpoint.json`: one versioned format for every job, written atomically."""
+    """`OUT/.checkpoint.json`: one versioned format for every job, written atomically. The
+    elements of a snapshot's `Appended` lists go to parts in `OUT/.checkpoint-parts/`, one
+    part a save, which the JSON names."""
 
     path: Path
     key: str
+    parts: dict[str, list[tuple[str, int]]] = field(default_factory=dict)  # key -> (name, n)
 
     def load(self, ctx: RunContext) -> dict[str, Any] | None:
         """The saved progress when resuming; an unasked-for checkpoint is never discarded
@@ -344,17 +359,55 @@ class OutCheckpoint:
                 f"{self.path} belongs to another spec, params, seed, shard or version; run "
                 "with --fresh to discard it, or use another --out"
             )
+        saved["state"] = {key: self._joined(key, v) for key, v in saved["state"].items()}
         return saved
 
     def save(self, following: int, state: dict[str, Any]) -> None:
         record = {"format": CHECKPOINT_FORMAT, "key": self.key, "next": following}
-        atomic_write(self.path, json.dumps({**record, "state": state}))
+        plain = {
+            key: self._parted(key, value) if isinstance(value, Appended) else value
+            for key, value in state.items()
+        }
+        atomic_write(self.path, json.dumps({**record, "state": plain}))
 
     def finish(self, following: int, state: dict[str, Any]) -> None:
         self.clear()
 
     def clear(self) -> None:
         self.path.unlink(missing_ok=True)
+        shutil.rmtree(self.path.parent / PARTS_NAME, ignore_errors=True)
+        self.parts.clear()
+
+    def _parted(self, key: str, value: Appended) -> dict[str, Any]:
+        """Write the elements of `value` not written yet as a part; the JSON's reference to
+        every part of it."""
+        parts = self.parts.setdefault(key, [])
+        written = sum(n for _, n in parts)
+        new = value.elements[written:]
+        if new:
+            name = f"{key}-{written:012d}.json"
+            atomic_write(
+                self.path.parent / PARTS_NAME / name, json.dumps(list(map(value.state, new)))
+            )
+            parts.append((name, len(new)))
+        return {"$parts": [name for name, _ in parts]}
+
+    def _joined(self, key: str, value: Any) -> Any:
+        """A saved value, its parts read back into one list where it has parts."""
+        if not (isinstance(value, dict) and set(value) == {"$parts"}):
+            return value
+        elements: list = []
+        for name in value["$parts"]:
+            try:
+                part = json.loads((self.path.parent / PARTS_NAME / name).read_text("utf-8"))
+            except (OSError, ValueError) as exc:
+                raise UsageError(
+                    f"{self.path}: its part {name} cannot be read ({exc}); run with --fresh "
+                    "to start over"
+                ) from None
+            elements += part
+            self.parts.setdefault(key, []).append((name, len(part)))
+        return elements
 
 
 def count_bound(complete: bool, limit: int, report: Report | None) -> str:

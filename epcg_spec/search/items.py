@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .driver import Appended
+
 
 @dataclass
 class Item:
@@ -72,7 +74,7 @@ class ItemJob:
         self.items.extend(partial)
 
     def snapshot(self) -> dict[str, Any]:
-        return {"items": [item.as_state() for item in self.items]}
+        return {"items": Appended(self.items, Item.as_state)}
 
     def restore(self, state: dict[str, Any]) -> None:
         self.items = [Item.from_state(s) for s in state["items"]]

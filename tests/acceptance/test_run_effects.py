@@ -16,6 +16,7 @@ import pytest
 from epcg_spec.cli.main import main
 from epcg_spec.core import files
 from epcg_spec.core.context import RunContext
+from epcg_spec.core.errors import UsageError
 from epcg_spec.core.result import without_timings
 from epcg_spec.search import driver, items
 from tests.domains.space.helpers import SPECS
@@ -154,6 +155,44 @@ def test_a_time_limit_stops_between_units_and_resume_finishes(tmp_path):
         if "partial" not in _result(out):
             break
     assert _result(out) == _result(tmp_path / "one")
+
+
+def test_each_item_is_saved_once_in_parts_beside_the_checkpoint(tmp_path, monkeypatch):
+    """A save writes only the items made since the last one, as a part; a resumed run reads
+    the parts back and goes on adding its own (so saving stays linear in the items)."""
+    monkeypatch.setattr(driver, "CHECKPOINT_SECONDS", 0.0)
+    saved, as_state = [], items.Item.as_state
+    monkeypatch.setattr(
+        items.Item, "as_state", lambda item: saved.append(item.record["i"]) or as_state(item)
+    )
+
+    def job() -> items.ItemJob:
+        return items.ItemJob(
+            "ten", 10, lambda i: items.Item({"i": i}, {f"{i}.txt": str(i)}), fixed=2
+        )
+
+    assert driver.run(job(), RunContext(work_dir=tmp_path, unit_limit=6), "k").stopped
+    parts = tmp_path / driver.PARTS_NAME
+    assert sorted(p.name for p in parts.iterdir()) == [f"items-{n:012d}.json" for n in (0, 2, 4)]
+    assert saved == [0, 1, 2, 3, 4, 5]
+    resumed = job()
+    assert driver.run(resumed, RunContext(work_dir=tmp_path, resume=True), "k").complete
+    assert saved == list(range(10))
+    assert [(i.record, i.files) for i in resumed.items] == [
+        ({"i": i}, {f"{i}.txt": str(i)}) for i in range(10)
+    ]
+    assert not parts.exists() and not (tmp_path / driver.CHECKPOINT_NAME).exists()
+
+
+def test_a_damaged_part_asks_for_fresh(tmp_path, monkeypatch):
+    monkeypatch.setattr(driver, "CHECKPOINT_SECONDS", 0.0)
+    job = items.ItemJob("four", 4, lambda i: items.Item({"i": i}), fixed=1)
+    assert driver.run(job, RunContext(work_dir=tmp_path, unit_limit=2), "k").stopped
+    (tmp_path / driver.PARTS_NAME / "items-000000000001.json").write_text("[{")
+    with pytest.raises(UsageError, match=r"items-000000000001\.json cannot be read.*--fresh"):
+        driver.run(
+            items.ItemJob("four", 4, job.make), RunContext(work_dir=tmp_path, resume=True), "k"
+        )
 
 
 def test_fresh_discards_a_checkpoint(tmp_path):
