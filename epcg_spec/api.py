@@ -215,7 +215,7 @@ class Spec:
         with held(Path(out)):
             with connected(scheduler, ctx):
                 output = problem.run(ctx)
-            written = write_outputs(Path(out), output)
+            written = write_outputs(Path(out), output, progress)
             written.append(write_gallery(Path(out), self.path, self.params or None))
         return Result.of(output, written)
 

@@ -345,7 +345,7 @@ def merge(results, out, as_json):
     if hasattr(domain, "merged_files"):
         output.artifacts.update(domain.merged_files(output.result))
     with held(Path(out)):
-        write_outputs(Path(out), output)
+        write_outputs(Path(out), output, StderrProgress())
     _emit(output, as_json)
     return OK
 

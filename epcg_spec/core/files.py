@@ -19,7 +19,7 @@ import re
 import secrets
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
@@ -29,6 +29,7 @@ from .errors import BuildError, UsageError
 
 MANIFEST = ".epcg-outputs.json"  # the names of the set, written first into the staging folder
 LOCK = ".epcg-lock"  # held by the one build (or merge) writing the folder
+ADVANCE_EVERY = 1024  # files written between two calls of write_set's `advance`
 _STAGING = re.compile(r"^\.(?P<name>.+)\.epcg-(?P<role>new|old)-(?P<pid>\d+)-[0-9a-f]+$")
 _TEMPORARY = re.compile(r"^\..+\.(?P<pid>\d+)\.[^.]+\.tmp$")
 _AT_FDCWD, _RENAME_EXCHANGE = -100, 2
@@ -146,8 +147,11 @@ def atomic_write(path: Path, content: str | bytes) -> None:
         raise
 
 
-def write_set(folder: Path, files: dict[str, str | bytes]) -> list[Path]:
-    """Replace the output set in `folder` by `files` (name -> content) in one step.
+def write_set(
+    folder: Path, files: dict[str, str | bytes], advance: Callable[[int], None] | None = None
+) -> list[Path]:
+    """Replace the output set in `folder` by `files` (name -> content) in one step, calling
+    `advance(n)` as each n more are written.
 
     Files in `folder` that are not part of the previous set (a checkpoint, the spec itself,
     anything of the user's) are kept; the previous set's files that the new set lacks go.
@@ -169,11 +173,13 @@ def write_set(folder: Path, files: dict[str, str | bytes]) -> list[Path]:
         if target.is_dir():
             shutil.copymode(target, staging)
         (staging / MANIFEST).write_text(json.dumps(sorted(names)), "utf-8")
-        for content, name in zip(files.values(), names, strict=True):
+        for done, (content, name) in enumerate(zip(files.values(), names, strict=True), 1):
             path = os.path.join(staging, name)
             if os.sep in name:
                 os.makedirs(os.path.dirname(path), exist_ok=True)
             _write_new(path, content.encode("utf-8") if isinstance(content, str) else content)
+            if advance is not None and (done % ADVANCE_EVERY == 0 or done == len(names)):
+                advance(done % ADVANCE_EVERY or ADVANCE_EVERY)
         folders = _carry_over(target, staging, set(names))
         old = _swap(staging, target)
     except BaseException:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..core.context import RunOutput
+from ..core.context import Progress, RunOutput
 from ..core.errors import EpcgError
 from ..core.files import write_set
 from ..spec.schema import validate_data
@@ -30,8 +30,14 @@ def result_json(result: dict[str, Any]) -> str:
     return dumps(result) + "\n"
 
 
-def write_outputs(folder: Path, output: RunOutput) -> list[Path]:
+def write_outputs(folder: Path, output: RunOutput, progress: Progress | None = None) -> list[Path]:
     """Replace the output set in `folder` by result.json and every artifact of a run, in one
-    step (see files.write_set)."""
+    step (see files.write_set), shown to `progress` as it goes (a large set takes a while)."""
     files = {"result.json": result_json(output.result), **output.artifacts}
-    return write_set(folder, files)
+    if progress is None:
+        return write_set(folder, files)
+    progress.start(f"writing {len(files):,} files to {folder}", len(files))
+    try:
+        return write_set(folder, files, progress.advance)
+    finally:
+        progress.finish()
