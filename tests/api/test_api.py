@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +12,7 @@ import pytest
 import epcg_spec
 from epcg_spec.core import files
 from epcg_spec.core.result import without_timings
+from tests.recording import RecordedProgress
 
 ROOT = Path(__file__).resolve().parents[2]
 QUEENS = ROOT / "specs" / "n-queens.yaml"
@@ -118,32 +118,9 @@ def test_the_api_page_example_runs(tmp_path, monkeypatch):
         exec(compile(block.replace("out/", f"{tmp_path}/"), "docs/api.md", "exec"), {})
 
 
-class _Recorded:
-    """A Progress that keeps every call."""
-
-    def __init__(self):
-        self.calls: list[tuple] = []
-
-    def start(self, label, total):
-        self.calls.append(("start", label, total))
-
-    def advance(self, units):
-        self.calls.append(("advance", units))
-
-    def finish(self):
-        self.calls.append(("finish",))
-
-    @contextmanager
-    def compiling(self, kind):
-        yield
-
-    def note(self, line):
-        pass
-
-
 def test_writing_the_files_is_shown_as_progress(tmp_path, monkeypatch):
     monkeypatch.setattr(files, "ADVANCE_EVERY", 4)
-    progress = _Recorded()
+    progress = RecordedProgress()
     spec = epcg_spec.load(ROOT / "specs" / "sudoku-4x4.epcg")
     result = spec.build(tmp_path / "out", progress=progress)
     written = len(result.written) - 1  # the gallery page is written after the set
