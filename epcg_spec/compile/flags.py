@@ -45,3 +45,13 @@ def refuse_unsupported(domain: Any, problem: Any, command: str, flags: list[str]
             raise UsageError(
                 f"kind {domain.kind} does not support {flag} for `{command}`: {WHY_NOT[flag]}"
             )
+
+
+def refuse_more_distinct(n: int, available: int, what: str) -> None:
+    """Exit 2 where `sample -n N --distinct` asks for more than the `available` distinct
+    `what` there are: -n could not be honoured."""
+    if n > available:
+        raise UsageError(
+            f"-n {n:,} --distinct: there are only {available:,} {what}; ask for at most "
+            f"{available:,}"
+        )

@@ -6,6 +6,8 @@ not derived from the code it checks.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from epcg_spec.cli.main import main
@@ -167,3 +169,33 @@ def test_a_param_the_spec_does_not_declare_is_exit_2_for_every_kind(spec, capsys
 )
 def test_chunks_grow_towards_the_target_time(size, elapsed, following):
     assert driver.resize_chunk(size, elapsed, seconds=0.5, most=1 << 14) == following
+
+
+@pytest.mark.parametrize(
+    ("spec", "available", "what"),
+    [
+        (["n-queens.yaml", "--param", "n=4"], 24, "states in the space"),
+        (["witness-panel.yaml"], 8512, "candidates"),
+        (["fling.yaml", "--param", "pieces=2"], 1540, "boards of 2 pieces"),
+        (["tracery-heroes.yaml"], 2160, "distinct outputs"),
+    ],
+)
+def test_more_distinct_samples_than_there_are_is_refused(spec, available, what, capsys):
+    """-n N --distinct cannot be honoured beyond what there is: refused, not cut short."""
+    argv = ["sample", str(SPECS / spec[0]), *spec[1:], "--json", "--distinct", "-n"]
+    assert main([*argv, str(available + 1)]) == 2
+    assert capsys.readouterr().err == (
+        f"usage error: -n {available + 1:,} --distinct: there are only {available:,} {what}; "
+        f"ask for at most {available:,}\n"
+    )
+    if available < 2000:  # all of them, each once
+        assert main([*argv, str(available)]) == 0
+        drawn = json.loads(capsys.readouterr().out)
+        states = [json.dumps(s["state"]) for s in drawn.get("samples") or drawn["best"]]
+        assert len(states) == len(set(states)) == available
+
+
+def test_samples_with_repeats_may_outnumber_the_boards(capsys):
+    argv = ["sample", str(SPECS / "fling.yaml"), "--param", "pieces=2", "-n", "1541", "--json"]
+    assert main(argv) == 0
+    assert len(json.loads(capsys.readouterr().out)["samples"]) == 1541  # was cut to 1,540

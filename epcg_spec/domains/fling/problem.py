@@ -12,6 +12,7 @@ import numpy as np
 
 from ...compile.budget import Estimate, bounded
 from ...compile.connector import source_fingerprint
+from ...compile.flags import refuse_more_distinct
 from ...core.cache import LAYERS, cache_dir
 from ...core.context import RunContext, RunOutput
 from ...core.errors import UsageError
@@ -272,8 +273,10 @@ class FlingAnalysis(_FlingProblem):
         pieces = self.spec.selection.pieces
         size = comb(self.spec.cells, pieces)
         if ranks is None:
+            if distinct:
+                refuse_more_distinct(n, size, f"boards of {pieces} pieces")
             rng = numpy_stream(ctx.seed)
-            ranks = [int(r) for r in rng.choice(size, min(n, size), replace=not distinct)]
+            ranks = [int(r) for r in rng.choice(size, n, replace=not distinct)]
         bad = [r for r in ranks if not -size <= r < size]
         if bad:
             raise UsageError(

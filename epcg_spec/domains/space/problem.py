@@ -14,6 +14,7 @@ from numba.core.errors import NumbaError
 
 from ...compile.budget import Estimate
 from ...compile.connector import generated_module
+from ...compile.flags import refuse_more_distinct
 from ...core.context import RunContext, RunOutput
 from ...core.errors import SpecError, UsageError
 from ...core.result import base_result
@@ -260,6 +261,8 @@ class SpaceProblem:
     def sample(self, ctx: RunContext, ranks: list[int] | None, n: int, distinct: bool) -> RunOutput:
         size = self.space_size()
         if ranks is None:
+            if distinct:
+                refuse_more_distinct(n, size, "states in the space")
             ranks = _random_ranks(numpy_stream(ctx.seed), size, n, distinct)
         bad = [r for r in ranks if not -size <= r < size]
         if bad:
@@ -284,7 +287,7 @@ def _random_ranks(rng: np.random.Generator, size: int, n: int, distinct: bool) -
     if not distinct:
         return [int(r) for r in rng.integers(0, size, size=n)]
     chosen: dict[int, None] = {}
-    while len(chosen) < min(n, size):
+    while len(chosen) < n:
         chosen.setdefault(int(rng.integers(0, size)))
     return list(chosen)
 

@@ -8,6 +8,7 @@ from functools import cache
 from typing import Any
 
 from ...compile.budget import Estimate, bounded
+from ...compile.flags import refuse_more_distinct
 from ...core.context import RunContext, RunOutput
 from ...core.errors import BuildError, UsageError
 from ...core.result import base_result
@@ -124,6 +125,7 @@ class TraceryProblem:
             picked = [(r % total, expansion.at(r % total)) for r in ranks]
         elif distinct:
             picked = _distinct(expansion, ctx.seed, range(n), self.spec.limit)
+            refuse_more_distinct(n, len(picked), "distinct outputs")  # fewer: all there are
         else:
             picked = [expansion.draw(ctx.seed, i) for i in range(n)]
         result = self._result(ctx, expansion)

@@ -7,6 +7,7 @@ import time
 from math import comb
 from typing import Any
 
+from ...compile.flags import refuse_more_distinct
 from ...core.context import RunContext, RunOutput
 from ...core.errors import UsageError
 from ...core.result import base_result
@@ -148,8 +149,10 @@ class WitnessProblem:
         size = self.space_size()
         if ranks is None:
             rng = numpy_stream(ctx.seed)
+            if distinct:
+                refuse_more_distinct(n, size, "candidates")
             ranks = (
-                [int(r) for r in rng.choice(size, size=min(n, size), replace=False)]
+                [int(r) for r in rng.choice(size, size=n, replace=False)]
                 if distinct
                 else [int(r) for r in rng.integers(0, size, size=n)]
             )

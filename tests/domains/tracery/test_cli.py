@@ -53,8 +53,10 @@ def test_build_is_the_same_for_any_sharding(tmp_path, capsys):
 def test_distinct_samples_are_distinct_outputs(capsys, tmp_path):
     spec = tmp_path / "twice.yaml"
     spec.write_text("kind: tracery\ngrammar: {origin: [a, a, b, '#x#'], x: [a, b]}\n", "utf-8")
-    result = _json(capsys, ["sample", str(spec), "-n", "5", "--distinct"])
+    result = _json(capsys, ["sample", str(spec), "-n", "2", "--distinct"])
     assert sorted(s["state"] for s in result["best"]) == ["a", "b"]
+    assert main(["sample", str(spec), "-n", "5", "--distinct"]) == 2  # only 2 there are
+    assert "there are only 2 distinct outputs" in capsys.readouterr().err
 
 
 def test_all_mode_writes_every_derivation_in_rank_order(tmp_path, capsys):
