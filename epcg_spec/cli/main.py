@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import signal
 import sys
 from pathlib import Path
@@ -13,13 +12,13 @@ import click
 from .. import __version__, api
 from ..compile import registry
 from ..core.context import RunOutput
-from ..core.errors import BuildError, Interrupted, UsageError
+from ..core.errors import Interrupted, UsageError
 from ..core.files import atomic_write, held, not_a_file, output_folder
 from ..output.explain import explain_document
 from ..output.jsontext import dumps
 from ..output.result import write_outputs
 from ..search.driver import resume_command
-from ..search.merge import merge_results
+from ..search.merge import merge_results, read_shard
 from ..spec.load import load_document
 from ..spec.params import parse_overrides
 from ..spec.yaml_writer import dump_yaml
@@ -334,13 +333,7 @@ def fmt(spec, target, output):
 def merge(results, out, as_json):
     """Merge the shards of one run (their folders or result.json files) into one result."""
     paths = [Path(p) / "result.json" if Path(p).is_dir() else Path(p) for p in results]
-    loaded = []
-    for path in paths:
-        try:
-            loaded.append(json.loads(path.read_text("utf-8")))
-        except (OSError, ValueError) as exc:
-            raise BuildError(f"{path}: not a result.json of a shard ({exc})") from None
-    output = merge_results(loaded, [p.parent for p in paths])
+    output = merge_results([read_shard(p) for p in paths], [p.parent for p in paths])
     domain = registry.domain(output.result["kind"])
     if hasattr(domain, "merged_files"):
         output.artifacts.update(domain.merged_files(output.result))

@@ -12,17 +12,34 @@ joined in shard order too, and every other file is taken as it is.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 from ..core.context import RunOutput
-from ..core.errors import UsageError
+from ..core.errors import BuildError, UsageError
+from ..core.files import read_bounded
+from ..output.result import RESULT_SCHEMA
+from ..spec.schema import validate_data
 
 SAME = ("spec", "kind", "backend", "version", "seed", "space_size", "objective", "top")
 ITEM_KINDS = ("wfc", "sudoku", "ppg", "tracery")
 ITEM_LISTS = ("best", "outputs", "puzzles")
 ITEM_SUMS = ("evaluated", "count", "attempts", "contradictions", "backtracks")
 TIME_SUMS = ("seconds", "compile_seconds")
+SHARD_SCHEMA = "shard.schema.json"
+
+
+def read_shard(path: Path) -> dict[str, Any]:
+    """A shard's result.json, checked to hold every field a merge reads (BuildError if not)."""
+    try:
+        data = json.loads(read_bounded(path))
+        problems = validate_data(data, RESULT_SCHEMA) or validate_data(data, SHARD_SCHEMA)
+    except (OSError, ValueError, RecursionError) as exc:  # deep nesting: RecursionError
+        problems = [str(exc)]
+    if problems:
+        raise BuildError(f"{path}: not a result.json of a shard ({problems[0]})")
+    return data
 
 
 def merge_results(results: list[dict[str, Any]], folders: list[Path]) -> RunOutput:
@@ -34,7 +51,7 @@ def merge_results(results: list[dict[str, Any]], folders: list[Path]) -> RunOutp
     files: dict[str, bytes] = {}
     if first.get("kind") == "witness":
         merged, files = _witness(results, folders)
-    elif first.get("backend") == "exhaustive":
+    elif first.get("kind") == "space":
         merged = _exhaustive(results)
     elif first.get("kind") in ITEM_KINDS:
         merged, files = _items(results), _files(folders)
@@ -60,7 +77,7 @@ def _check(results: list[dict[str, Any]]) -> list[int]:
         raise UsageError("cannot merge a partial result: finish that shard with --resume first")
     shards = [(r.get("shard") or {}).get("index", -1) for r in results]
     count = (first.get("shard") or {}).get("count", 1)
-    if sorted(shards) != list(range(count)):
+    if len(results) != count or sorted(shards) != list(range(count)):
         raise UsageError(
             f"cannot merge: need each of the {count} shards exactly once, got {sorted(shards)}"
         )

@@ -72,7 +72,8 @@ def validate(doc: Document, schema_name: str) -> list[Diagnostic]:
 def validate_data(data, schema_name: str) -> list[str]:
     """Schema violations of plain data (e.g. a result.json), as `path: message` lines."""
     return [
-        f"{describe_path(tuple(e.absolute_path))}: {e.message}"
+        f"{describe_path(tuple(e.absolute_path)) if e.absolute_path else 'the top level'}: "
+        f"{e.message}"
         for e in _validator(schema_name).iter_errors(data)
     ]
 

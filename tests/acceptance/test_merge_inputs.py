@@ -1,0 +1,95 @@
+"""`epcg-spec merge` given shards that are not what a build wrote (edited, truncated, of
+another kind, or holding pipes and link loops): one line naming the file, never exit 3,
+never a hang, and nothing written."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from epcg_spec.cli.main import main
+from tests.domains.space.helpers import SPECS
+
+
+@pytest.fixture(scope="module")
+def queens_shards(tmp_path_factory) -> list[Path]:
+    root = tmp_path_factory.mktemp("queens")
+    shards = [root / f"s{i}" for i in range(2)]
+    for i, out in enumerate(shards):
+        run = ["build", str(SPECS / "n-queens.yaml"), "--param", "n=6", "--shard", f"{i}/2"]
+        assert main([*run, "-q", "--out", str(out)]) == 0
+    return shards
+
+
+def _copies(shards: list[Path], where: Path) -> list[Path]:
+    for shard in shards:
+        shutil.copytree(shard, where / shard.name)
+    return [where / shard.name for shard in shards]
+
+
+def _edit(folder: Path, change) -> None:
+    path = folder / "result.json"
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps(change(data)))
+
+
+def _set(key, value):
+    return lambda data: {**data, key: value}
+
+
+def _without(key):
+    return lambda data: {k: v for k, v in data.items() if k != key}
+
+
+def _states(value):
+    return lambda data: {**data, "best": [{**b, "state": value} for b in data["best"]]}
+
+
+EDITS = {
+    "a list": lambda data: [data],
+    "no best": _without("best"),
+    "no top": _without("top"),
+    "no shard": _without("shard"),
+    "count as text": _set("count", "4"),
+    "count too large for an integer": _set("count", 1e308),
+    "best as text": _set("best", "x"),
+    "a best state of null": _states(None),
+    "a best state of text": _states({"q": ["a", "b"]}),
+    "objective as text": _set("objective", "max"),
+    "evaluated null": _set("evaluated", None),
+    "space size as text": _set("space_size", "big"),
+}
+
+
+@pytest.mark.parametrize("edit", EDITS)
+def test_an_edited_queens_shard_is_named_in_one_line(edit, queens_shards, tmp_path, capsys):
+    shards = _copies(queens_shards, tmp_path)
+    _edit(shards[1], EDITS[edit])  # the shard that holds solutions (n = 6 has 4)
+    out = tmp_path / "merged"
+    assert main(["merge", *map(str, shards), "--out", str(out)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert err.startswith(f"error: {shards[1] / 'result.json'}: not a result.json of a shard (")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (_set("kind", "nope"), "kind nope is not sharded"),
+        (lambda d: {**d, "shard": {**d["shard"], "count": 10**12}}, "each of the 1000000000000"),
+    ],
+    ids=["an unknown kind", "a trillion shards"],
+)
+def test_queens_shards_that_do_not_make_a_run_are_refused(
+    change, message, queens_shards, tmp_path, capsys
+):
+    shards = _copies(queens_shards, tmp_path)
+    for shard in shards:
+        _edit(shard, change)
+    assert main(["merge", *map(str, shards), "--out", str(tmp_path / "merged")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and message in err
