@@ -144,7 +144,7 @@ def _renumbered(folder: Path, spec: str, old: int, new: int) -> dict[str, bytes]
     for path in sorted(Path(folder).iterdir()):
         name = path.name
         if name.startswith((stem + ".", stem + "-")):
-            data = path.read_bytes()
+            data = _read(path)
             if name.endswith(".yaml"):
                 old_name = f"name: {spec}-{stem}\n".encode()
                 data = data.replace(old_name, f"name: {spec}-{renamed}\n".encode(), 1)
@@ -176,5 +176,15 @@ def _files(folders: list[Path]) -> dict[str, bytes]:
     for folder in folders:
         for path in sorted(Path(folder).iterdir()):
             if path.is_file() and path.name != "result.json" and not path.name.startswith("."):
-                files[path.name] = files.get(path.name, b"") + path.read_bytes()
+                files[path.name] = files.get(path.name, b"") + _read(path)
     return files
+
+
+def _read(path: Path) -> bytes:
+    """A shard's file; one that is not a regular file of bounded size (a pipe, a link
+    loop) is refused in one line, never read forever."""
+    try:
+        return read_bounded(path)
+    except OSError as exc:
+        where = f"{path}: {exc.strerror}" if exc.strerror else str(exc)
+        raise BuildError(f"cannot read a shard's file: {where}") from None

@@ -5,6 +5,7 @@ never a hang, and nothing written."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -93,3 +94,34 @@ def test_queens_shards_that_do_not_make_a_run_are_refused(
     assert main(["merge", *map(str, shards), "--out", str(tmp_path / "merged")]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and message in err
+
+
+@pytest.fixture(scope="module")
+def witness_shards(tmp_path_factory) -> list[Path]:
+    root = tmp_path_factory.mktemp("witness")
+    shards = [root / f"s{i}" for i in range(2)]
+    for i, out in enumerate(shards):
+        run = ["build", str(SPECS / "witness-must-cross.yaml"), "--param", "hexagons=2"]
+        assert main([*run, "--shard", f"{i}/2", "-q", "--out", str(out)]) == 0
+    return shards
+
+
+@pytest.mark.parametrize("make", ["pipe", "link loop"])
+def test_a_witness_shard_file_that_is_a_make_is_refused_not_read(
+    make, witness_shards, tmp_path, capsys
+):
+    """The best panels' files are copied from their shard: a pipe in their place would be
+    read forever, a link loop was an internal error."""
+    shards = _copies(witness_shards, tmp_path)
+    best = json.loads((shards[0] / "result.json").read_text())["best"]
+    assert best, "shard 0 holds a best panel, whose files the merge copies"
+    picture = shards[0] / "best-0.svg"
+    picture.unlink()
+    if make == "pipe":
+        os.mkfifo(picture)
+    else:
+        picture.symlink_to(picture.name)
+    assert main(["merge", *map(str, shards), "--out", str(tmp_path / "merged")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"error: cannot read a shard's file: {picture}")
+    assert len(err.splitlines()) == 1
