@@ -20,13 +20,16 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import BuildError, UsageError
-from ..core.files import atomic_write
+from ..core.files import atomic_write, read_bounded
 from ..spec.load import load_document
 from ..spec.params import resolve_params
+from ..spec.schema import validate_data
 from .booklet import BOOKLET
 from .jsontext import dumps
+from .result import RESULT_SCHEMA
 
 PAGE = "index.html"
+GALLERY_SCHEMA = "gallery.schema.json"  # what the page reads, beside result.schema.json
 PICTURES = (".svg", ".png")  # in order of preference
 TAG_VALUES = 12  # a text field with at most this many different values becomes a filter
 BIG = 10**15  # from here on, numbers are shown as 1.23 × 10¹⁵
@@ -64,6 +67,8 @@ def _order_text(state: dict[str, Any], result: dict[str, Any]) -> str | None:
     """A play order (ppg enumerate) as lines `before → after`, with the nodes' names."""
     names = result.get("nodes")
     if not isinstance(names, list) or "edges" not in state:
+        return None
+    if any(max(edge) >= len(names) for edge in state["edges"]):  # an edited result.json
         return None
     return "\n".join(f"{names[a]} → {names[b]}" for a, b in state["edges"])
 
@@ -130,14 +135,18 @@ def gallery_html(sources: list[Source], home: Path) -> str:
 
 
 def _read_result(folder: Path) -> dict[str, Any]:
+    """The folder's result.json, checked to hold every field the page reads."""
     path = folder / "result.json"
     try:
-        result = json.loads(path.read_text("utf-8"))
+        result = json.loads(read_bounded(path))
+        problems = validate_data(result, RESULT_SCHEMA) or validate_data(result, GALLERY_SCHEMA)
     except FileNotFoundError:
         raise BuildError(f"{path}: no result.json here; build a spec into {folder} first") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise BuildError(f"{path}: not a result.json written by epcg-spec ({exc})") from None
-    if not isinstance(result, dict) or result.get("kind") not in KINDS:
+    except (OSError, ValueError, RecursionError) as exc:  # deep nesting: RecursionError
+        problems = [str(exc)]
+    if problems:
+        raise BuildError(f"{path}: not a result.json written by epcg-spec ({problems[0]})")
+    if result["kind"] not in KINDS:
         raise BuildError(f"{path}: not a result.json of one of the kinds {', '.join(KINDS)}")
     return result
 

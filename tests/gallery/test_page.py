@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 
 import pytest
@@ -138,3 +139,62 @@ def test_filters_are_offered_for_shared_values_not_for_one_value_per_item():
     assert [item["tags"] for item in items] == [
         {"grade": g} for g in ("hidden", "search", "hidden")
     ]
+
+
+def _state(change):
+    return lambda result: {
+        **result,
+        "best": [{**b, "state": change(b["state"])} for b in result["best"]],
+    }
+
+
+EDITS = {  # kind -> edits of its result.json that the page could not read
+    "space": {"no spec": lambda r: {k: v for k, v in r.items() if k != "spec"}},
+    "tracery": {"seconds as text": lambda r: {**r, "seconds": "x"}},
+    "rooms": {"best as a number": lambda r: {**r, "best": 1.5}},
+    "sudoku": {"a puzzle record of null": lambda r: {**r, "puzzles": [None] * len(r["puzzles"])}},
+    "wfc": {"an image of 1.5": _state(lambda s: {**s, "image": 1.5})},
+    "ppg": {"edges of null": _state(lambda s: {**s, "edges": None})},
+    "nested": {"children of null": _state(lambda s: {**s, "children": None})},
+}
+
+
+@pytest.mark.parametrize(
+    ("kind", "edit"), [(kind, edit) for kind, edits in EDITS.items() for edit in edits]
+)
+def test_an_edited_result_of_each_kind_is_named_in_one_line(kind, edit, built, tmp_path, capsys):
+    """A result.json edited by hand (or by another program) was an internal error (exit 3)
+    wherever the page read a field of another type than a build writes."""
+    folder = tmp_path / kind
+    shutil.copytree(built[kind], folder)
+    result = folder / "result.json"
+    result.write_text(json.dumps(EDITS[kind][edit](json.loads(result.read_text()))))
+    assert main(["gallery", str(folder)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"error: {result}: not a result.json written by epcg-spec (")
+    assert len(err.splitlines()) == 1
+
+
+def test_a_ppg_order_naming_a_node_past_the_list_is_shown_as_its_data(built, tmp_path):
+    folder = tmp_path / "ppg"
+    shutil.copytree(built["ppg"], folder)
+    for picture in folder.glob("*.svg"):  # an order without a picture is shown as text
+        picture.unlink()
+    result = json.loads((folder / "result.json").read_text())
+    result["nodes"] = ["lever: up", "door: open"]
+    result["best"][0]["state"] = {"edges": [[0, 1]]}
+    result["best"][1]["state"] = {"edges": [[0, 2]]}  # no node 2: an edited result.json
+    (folder / "result.json").write_text(json.dumps(result))
+    assert main(["gallery", str(folder)]) == 0
+    items = _data((folder / "index.html").read_text())["items"]
+    assert items[0]["text"] == "lever: up → door: open"
+    assert json.loads(items[1]["text"]) == {"edges": [[0, 2]]}
+
+
+def test_a_result_that_is_a_pipe_is_refused_not_read(built, tmp_path, capsys):
+    folder = tmp_path / "tracery"
+    shutil.copytree(built["tracery"], folder)
+    (folder / "result.json").unlink()
+    os.mkfifo(folder / "result.json")
+    assert main(["gallery", str(folder)]) == 1
+    assert "is not a regular file" in capsys.readouterr().err
