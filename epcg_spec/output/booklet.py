@@ -9,7 +9,6 @@ same bytes.
 from __future__ import annotations
 
 import io
-import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import BuildError, UsageError
-from ..core.files import atomic_write
+from ..core.files import atomic_write, read_bounded
 from ..domains.sudoku.render import GridDrawing, caption, grid_drawing
+from .result import read_result
 
 BOOKLET = "puzzles.pdf"
 PAGE_W, PAGE_H, MARGIN = 210.0, 297.0, 16.0  # A4, in mm
@@ -96,10 +96,14 @@ PRINTABLE: dict[str, Callable[[dict[str, Any], Path], tuple[list[Sheet], list[Sh
 
 
 def _read(path: Path) -> str:
+    """A picture the build drew; one missing, or not a regular file of bounded size (a
+    pipe), is named in one line."""
     try:
-        return path.read_text("utf-8")
+        return read_bounded(path).decode("utf-8")
     except FileNotFoundError:
         raise BuildError(f"{path}: missing; build the spec again to draw it") from None
+    except (OSError, ValueError) as exc:  # a pipe, a link loop, not UTF-8
+        raise BuildError(f"{path}: cannot read this picture ({exc})") from None
 
 
 def booklet_pdf(result: dict[str, Any], folder: Path) -> bytes:
@@ -190,8 +194,8 @@ def _grid(pdf, drawing: GridDrawing, left: float, top: float, size: float) -> No
 def write_booklet(folder: Path) -> Path:
     """Write `folder`/puzzles.pdf for the puzzles built into `folder` and return its path."""
     folder = Path(folder)
-    result = json.loads((folder / "result.json").read_text("utf-8"))
-    if result.get("kind") not in PRINTABLE:
+    result = read_result(folder)
+    if result["kind"] not in PRINTABLE:
         raise UsageError(
             f"{folder}: a booklet is made for kind {', '.join(PRINTABLE)}, "
             f"not for {result.get('kind')}"

@@ -20,16 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import BuildError, UsageError
-from ..core.files import atomic_write, read_bounded
+from ..core.files import atomic_write
 from ..spec.load import load_document
 from ..spec.params import resolve_params
-from ..spec.schema import validate_data
 from .booklet import BOOKLET
 from .jsontext import dumps
-from .result import RESULT_SCHEMA
+from .result import read_result
 
 PAGE = "index.html"
-GALLERY_SCHEMA = "gallery.schema.json"  # what the page reads, beside result.schema.json
 PICTURES = (".svg", ".png")  # in order of preference
 TAG_VALUES = 12  # a text field with at most this many different values becomes a filter
 BIG = 10**15  # from here on, numbers are shown as 1.23 × 10¹⁵
@@ -135,18 +133,9 @@ def gallery_html(sources: list[Source], home: Path) -> str:
 
 
 def _read_result(folder: Path) -> dict[str, Any]:
-    """The folder's result.json, checked to hold every field the page reads."""
-    path = folder / "result.json"
-    try:
-        result = json.loads(read_bounded(path))
-        problems = validate_data(result, RESULT_SCHEMA) or validate_data(result, GALLERY_SCHEMA)
-    except FileNotFoundError:
-        raise BuildError(f"{path}: no result.json here; build a spec into {folder} first") from None
-    except (OSError, ValueError, RecursionError) as exc:  # deep nesting: RecursionError
-        problems = [str(exc)]
-    if problems:
-        raise BuildError(f"{path}: not a result.json written by epcg-spec ({problems[0]})")
+    result = read_result(folder)
     if result["kind"] not in KINDS:
+        path = folder / "result.json"
         raise BuildError(f"{path}: not a result.json of one of the kinds {', '.join(KINDS)}")
     return result
 

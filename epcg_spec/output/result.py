@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.context import Progress, RunOutput
-from ..core.errors import EpcgError
-from ..core.files import write_set
+from ..core.errors import BuildError, EpcgError
+from ..core.files import read_bounded, write_set
 from ..spec.schema import validate_data
 from .jsontext import dumps
 
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     from ..spec.expr.check import ArraySymbol
 
 RESULT_SCHEMA = "result.schema.json"
+GALLERY_SCHEMA = "gallery.schema.json"  # what `epcg-spec gallery` reads: page and booklet
 
 
 def format_state(arrays: list[ArraySymbol], state: list[int]) -> dict[str, list[int]]:
@@ -41,3 +43,19 @@ def write_outputs(folder: Path, output: RunOutput, progress: Progress | None = N
         return write_set(folder, files, progress.advance)
     finally:
         progress.finish()
+
+
+def read_result(folder: Path, schema: str = GALLERY_SCHEMA) -> dict[str, Any]:
+    """`folder`/result.json, read bounded and checked against result.schema.json and
+    `schema` (the fields its reader reads beside them); a BuildError naming it if not."""
+    path = folder / "result.json"
+    try:
+        result = json.loads(read_bounded(path))
+        problems = validate_data(result, RESULT_SCHEMA) or validate_data(result, schema)
+    except FileNotFoundError:
+        raise BuildError(f"{path}: no result.json here; build a spec into {folder} first") from None
+    except (OSError, ValueError, RecursionError) as exc:  # deep nesting: RecursionError
+        problems = [str(exc)]
+    if problems:
+        raise BuildError(f"{path}: not a result.json written by epcg-spec ({problems[0]})")
+    return result

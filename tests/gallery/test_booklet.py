@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 
 import pytest
@@ -87,3 +88,35 @@ def test_panels_and_boards_print_from_their_pictures(kind, built):
         dark = sum(image.histogram()[:128]) / (image.width * image.height)
         assert dark > 0.02 and ImageStat.Stat(image).stddev[0] > 20
     document.close()
+
+
+EDITED = {  # kind -> an edit of its result.json that the booklet could not print
+    "sudoku": lambda r: {**r, "puzzles": [{**p, "puzzle": p["puzzle"][:-1]} for p in r["puzzles"]]},
+    "fling": lambda r: {**r, "board": {"width": 10**7, "height": 5}},  # filled the memory
+    "witness": lambda r: {k: v for k, v in r.items() if k != "spec"},
+}
+
+
+@pytest.mark.parametrize("kind", sorted(EDITED))
+def test_an_edited_result_is_named_in_one_line_not_printed(kind, built, tmp_path, capsys):
+    folder = tmp_path / kind
+    shutil.copytree(built[kind], folder)
+    result = folder / "result.json"
+    result.write_text(json.dumps(EDITED[kind](json.loads(result.read_text()))))
+    assert main(["gallery", str(folder), "--print"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"error: {result}: not a result.json written by epcg-spec (")
+    assert len(err.splitlines()) == 1
+    assert not (folder / "puzzles.pdf").exists()
+
+
+def test_a_fling_picture_that_is_a_pipe_is_refused_not_read(built, tmp_path, capsys):
+    """A pipe in the place of a picture the booklet copies was read forever."""
+    folder = tmp_path / "fling"
+    shutil.copytree(built["fling"], folder)
+    picture = folder / "board-0.svg"
+    picture.unlink()
+    os.mkfifo(picture)
+    assert main(["gallery", str(folder), "--print"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"error: {picture}: cannot read this picture (")
