@@ -39,6 +39,7 @@ class Sheet:
     picture: GridDrawing | str
     label: str
     notes: tuple[str, ...] = ()
+    source: Path | None = None  # the file an SVG text was read from (None: drawn here)
 
 
 def _sudoku(result: dict[str, Any], folder: Path) -> tuple[list[Sheet], list[Sheet]]:
@@ -61,14 +62,14 @@ def _witness(result: dict[str, Any], folder: Path) -> tuple[list[Sheet], list[Sh
         rank = f"rank {entry['rank']}" if entry.get("rank") is not None else f"#{k + 1}"
         for stem in (f"best-{k}", f"joint-{k}"):
             if (folder / f"{stem}-solution.svg").is_file():
-                puzzles.append(Sheet(_read(folder / f"{stem}.svg"), f"Panel {k + 1} · {rank}"))
+                puzzles.append(_read(folder / f"{stem}.svg", f"Panel {k + 1} · {rank}"))
                 solutions.append(
-                    Sheet(_read(folder / f"{stem}-solution.svg"), f"Solution {k + 1} · {rank}")
+                    _read(folder / f"{stem}-solution.svg", f"Solution {k + 1} · {rank}")
                 )
         if (folder / f"solution-{k}.svg").is_file():
-            solutions.append(Sheet(_read(folder / f"solution-{k}.svg"), f"Solution {k + 1}"))
+            solutions.append(_read(folder / f"solution-{k}.svg", f"Solution {k + 1}"))
     if (folder / "panel.svg").is_file() and not puzzles:
-        puzzles.append(Sheet(_read(folder / "panel.svg"), result["spec"]))
+        puzzles.append(_read(folder / "panel.svg", result["spec"]))
     return puzzles, solutions
 
 
@@ -84,7 +85,7 @@ def _fling(result: dict[str, Any], folder: Path) -> tuple[list[Sheet], list[Shee
         puzzles.append(Sheet(bare, f"Board {k + 1} · {what}"))
         moves = entry.get("solution") or []
         notes = tuple(f"{i}. {m}" for i, m in enumerate(moves, 1))
-        solutions.append(Sheet(_read(folder / f"board-{k}.svg"), f"Solution {k + 1}", notes))
+        solutions.append(_read(folder / f"board-{k}.svg", f"Solution {k + 1}", notes))
     return puzzles, solutions
 
 
@@ -95,11 +96,11 @@ PRINTABLE: dict[str, Callable[[dict[str, Any], Path], tuple[list[Sheet], list[Sh
 }
 
 
-def _read(path: Path) -> str:
-    """A picture the build drew; one missing, or not a regular file of bounded size (a
-    pipe), is named in one line."""
+def _read(path: Path, label: str, notes: tuple[str, ...] = ()) -> Sheet:
+    """The sheet of a picture the build drew; one missing, or not a regular file of bounded
+    size (a pipe), is named in one line."""
     try:
-        return read_bounded(path).decode("utf-8")
+        return Sheet(read_bounded(path).decode("utf-8"), label, notes, path)
     except FileNotFoundError:
         raise BuildError(f"{path}: missing; build the spec again to draw it") from None
     except (OSError, ValueError) as exc:  # a pipe, a link loop, not UTF-8
@@ -159,8 +160,7 @@ def _sheet(pdf, sheet: Sheet, slot: int) -> None:
     if isinstance(sheet.picture, GridDrawing):
         _grid(pdf, sheet.picture, left, top, size)
     else:
-        svg = io.BytesIO(sheet.picture.encode())
-        pdf.image(svg, x=left, y=top, w=size, h=size, keep_aspect_ratio=True)
+        _svg(pdf, sheet, left, top, size)
     pdf.set_text_color(*INK)
     pdf.set_font("Helvetica", "", 10)
     pdf.set_xy(left, top + size + 2)
@@ -170,6 +170,25 @@ def _sheet(pdf, sheet: Sheet, slot: int) -> None:
     for i, note in enumerate(sheet.notes):
         pdf.set_xy(left + (i // half) * size / 2, top + size + LABEL + (i % half) * NOTE)
         pdf.cell(size / 2, NOTE, _latin1(note))
+
+
+def _svg(pdf, sheet: Sheet, left: float, top: float, size: float) -> None:
+    """An SVG picture. One read from the folder that fpdf2 cannot draw, or that names
+    another file (an <image>, which fpdf2 would read from anywhere on the disk into the
+    PDF), is refused in one line naming it."""
+    from defusedxml.ElementTree import fromstring  # fpdf2's own dependency
+
+    try:
+        if sheet.source is not None:
+            tags = {element.tag.rsplit("}", 1)[-1] for element in fromstring(sheet.picture).iter()}
+            if "image" in tags:
+                raise ValueError("an <image> element names another file")
+        svg = io.BytesIO(sheet.picture.encode())
+        pdf.image(svg, x=left, y=top, w=size, h=size, keep_aspect_ratio=True)
+    except Exception as exc:  # fpdf2 raises many kinds on an SVG it cannot draw
+        if sheet.source is None:
+            raise  # a picture drawn here: a bug of ours
+        raise BuildError(f"{sheet.source}: cannot draw this picture ({exc})") from None
 
 
 def _latin1(text: str) -> str:

@@ -8,7 +8,7 @@ import os
 import shutil
 
 import pytest
-from PIL import ImageStat
+from PIL import Image, ImageStat
 
 from epcg_spec.cli.main import main
 from epcg_spec.output.booklet import booklet_pdf
@@ -120,3 +120,28 @@ def test_a_fling_picture_that_is_a_pipe_is_refused_not_read(built, tmp_path, cap
     assert main(["gallery", str(folder), "--print"]) == 1
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"error: {picture}: cannot read this picture (")
+
+
+PICTURES = {  # what the booklet refused to draw, or drew with a file from elsewhere
+    "not XML": "<svg garbage",
+    "a size fpdf2 cannot read": '<svg xmlns="http://www.w3.org/2000/svg" width="1e9"/>',
+    "an image from elsewhere": (
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
+        ' width="9" height="9"><image xlink:href="OTHER" width="9" height="9"/></svg>'
+    ),
+}
+
+
+@pytest.mark.parametrize("picture", sorted(PICTURES))
+def test_a_fling_picture_the_booklet_cannot_draw_is_named(picture, built, tmp_path, capsys):
+    other = tmp_path / "other.png"
+    Image.new("RGB", (4, 4), (255, 0, 0)).save(other)
+    folder = tmp_path / "fling"
+    shutil.copytree(built["fling"], folder)
+    drawn = folder / "board-0.svg"
+    drawn.write_text(PICTURES[picture].replace("OTHER", str(other)))
+    assert main(["gallery", str(folder), "--print"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"error: {drawn}: cannot draw this picture (")
+    assert len(err.splitlines()) == 1
+    assert not (folder / "puzzles.pdf").exists()
