@@ -23,6 +23,7 @@ from ..spec.load import load_document
 from ..spec.params import parse_overrides
 from ..spec.yaml_writer import dump_yaml
 from .errors import OK, run_guarded
+from .params import GivenPath
 from .progress import StderrProgress
 from .validate import validate
 
@@ -149,8 +150,8 @@ cli.add_command(validate)
 
 
 @cli.command()
-@click.argument("spec", type=click.Path())
-@click.option("--out", type=click.Path(), help="Output folder (default out/NAME).")
+@click.argument("spec", type=GivenPath())
+@click.option("--out", type=GivenPath(), help="Output folder (default out/NAME).")
 @click.option("--seed", type=click.IntRange(min=0), help="Seed (default: the spec's, or 0).")
 @_threads
 @_json
@@ -212,7 +213,7 @@ def build(
 
 
 @cli.command()
-@click.argument("spec", type=click.Path())
+@click.argument("spec", type=GivenPath())
 @click.option("--constrained", is_flag=True, help="Also count the states meeting constraints.")
 @click.option(
     "--limit",
@@ -261,7 +262,7 @@ def count(
 
 
 @cli.command()
-@click.argument("spec", type=click.Path())
+@click.argument("spec", type=GivenPath())
 @click.option(
     "--rank",
     "ranks",
@@ -290,7 +291,7 @@ def sample(spec, ranks, samples, seed, distinct, as_json, params, scheduler, **g
 
 
 @cli.command()
-@click.argument("spec", type=click.Path())
+@click.argument("spec", type=GivenPath())
 @_json
 @_param
 def explain(spec, as_json, params):
@@ -307,10 +308,10 @@ def explain(spec, as_json, params):
 
 
 @cli.command()
-@click.argument("spec", type=click.Path())
+@click.argument("spec", type=GivenPath())
 @click.option("--to", "target", type=click.Choice(["dsl", "yaml"]), required=True)
 @click.option(
-    "-o", "--output", type=click.Path(dir_okay=False), help="Write here instead of stdout."
+    "-o", "--output", type=GivenPath(dir_okay=False), help="Write here instead of stdout."
 )
 def fmt(spec, target, output):
     """Convert SPEC between YAML and the DSL, without loss."""
@@ -327,8 +328,8 @@ def fmt(spec, target, output):
 
 
 @cli.command()
-@click.argument("results", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("--out", type=click.Path(), required=True, help="Folder for the merged result.")
+@click.argument("results", nargs=-1, required=True, type=GivenPath(exists=True))
+@click.option("--out", type=GivenPath(), required=True, help="Folder for the merged result.")
 @_json
 def merge(results, out, as_json):
     """Merge the shards of one run (their folders or result.json files) into one result."""
@@ -363,12 +364,12 @@ def kinds(kind):
 
 
 @cli.command()
-@click.argument("folders", nargs=-1, required=True, type=click.Path(file_okay=False))
+@click.argument("folders", nargs=-1, required=True, type=GivenPath(file_okay=False))
 @click.option(
-    "--spec", type=click.Path(dir_okay=False), help="The spec the folders were built from."
+    "--spec", type=GivenPath(dir_okay=False), help="The spec the folders were built from."
 )
 @_param
-@click.option("--out", type=click.Path(dir_okay=False), help="The page (default: OUT/index.html).")
+@click.option("--out", type=GivenPath(dir_okay=False), help="The page (default: OUT/index.html).")
 @click.option("--open", "open_page", is_flag=True, help="Open the page in the web browser.")
 @click.option("--print", "booklet", is_flag=True, help="Also write OUT/puzzles.pdf (sudoku).")
 def gallery(folders, spec, params, out, open_page, booklet):

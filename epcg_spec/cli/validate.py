@@ -19,6 +19,7 @@ import click
 from ..core.errors import Diagnostic, SpecError, UsageError
 from ..spec.load import check_document, discover, load_document
 from .errors import INVALID, OK, USAGE
+from .params import GivenPath
 
 FORMATS = ("text", "json", "github")
 
@@ -163,7 +164,7 @@ def _prop(text: str) -> str:
 
 
 @click.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.argument("paths", nargs=-1, required=True, type=GivenPath())
 @click.option("--quiet", "-q", is_flag=True, help="Print problems only, no summary or skips.")
 @click.option(
     "--format",
