@@ -286,9 +286,9 @@ class Spec:
         scheduler: Any = None,
     ) -> Result:
         """Content by rank, or `n` (default 1) drawn uniformly, distinct if asked."""
-        if ranks and (n is not None or distinct):
+        if ranks and (n is not None or distinct or seed is not None):
             raise UsageError(
-                "--rank names the content; -n and --distinct draw it: give one or other"
+                "--rank names the content; -n, --seed and --distinct draw it: give one or other"
             )
         _at_least("-n", n, 1)
         _at_least("--seed", seed, 0)

@@ -84,6 +84,7 @@ def test_fmt_converts_to_dsl_and_back(tmp_path, capsys):
         (["fmt", QUEENS, "--to", "dsl", "-o", str(SPECS)], "is a directory"),
         (["gallery", str(SPECS), "--out", QUEENS + "/i.html"], "is a file, not a folder"),
         (["sample", QUEENS, "-n", "100001"], "at most 100,000 at a time"),
+        (["sample", QUEENS, "--rank", "1", "--seed", "3"], "-n, --seed and --distinct draw"),
         # an empty path stood for the default (out/NAME, OUT/index.html, stdout): ignored
         (["build", QUEENS, "--out", ""], "'--out': an empty path"),
         (["fmt", QUEENS, "--to", "dsl", "-o", ""], "'-o' / '--output': an empty path"),
