@@ -91,9 +91,14 @@ class StderrProgress:
             self._update_bar()
         elif time.perf_counter() - self._last_line > PLAIN_EVERY_SECONDS:
             self._last_line = time.perf_counter()
-            share = self._done / self._total if self._total else 1.0
-            eta = elapsed * (1 - share) / share if share > 0 else float("inf")
-            print(f"{self._label}: {share:.1%} done, about {eta:,.0f} s left", file=sys.stderr)
+            print(f"{self._label}: {self._plain(elapsed)}", file=sys.stderr)
+
+    def _plain(self, elapsed: float) -> str:
+        if not self._total:  # a job that cannot say how much work it has (a search)
+            return f"running for {elapsed:,.0f} s; how much is left is not known"
+        share = self._done / self._total
+        eta = elapsed * (1 - share) / share if share > 0 else float("inf")
+        return f"{share:.1%} done, about {eta:,.0f} s left"
 
     @contextmanager
     def compiling(self, kind: str) -> Iterator[None]:
@@ -123,7 +128,7 @@ class StderrProgress:
 
             self._bar = Progress(console=self.console, transient=True, expand=True)
             self._bar.start()
-            self._task = self._bar.add_task(self._label, total=self._total)
+            self._task = self._bar.add_task(self._label, total=self._total or None)
         if width != self._width:  # the terminal was resized: lay the line out again
             self._width = width
             self._bar.columns = columns_for(width, self._label, self._total)

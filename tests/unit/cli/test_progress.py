@@ -47,3 +47,22 @@ def test_a_wide_terminal_shows_everything_and_a_long_bar():
 def test_a_narrow_terminal_drops_the_count_then_shortens_the_label():
     assert f"/{TOTAL}" not in shown(80) and shown(80).startswith(LABEL)
     assert shown(36).startswith(LABEL[:4]) and "…" in shown(36)
+
+
+def test_work_of_unknown_size_is_not_shown_as_done(monkeypatch, capsys):
+    """A backtracking count has no total (its job weighs 0): the plain line said
+    '100.0% done, about 0 s left' every 10 s while the count went on for minutes."""
+    monkeypatch.setattr(progress, "PLAIN_EVERY_SECONDS", 0.0)
+    line = StderrProgress()
+    line.console = Console(file=io.StringIO(), force_terminal=False)
+    line.start("counting", 0)
+    line.advance(0)
+    err = capsys.readouterr().err
+    assert err.startswith("counting: running for ") and "left is not known" in err
+    bar = StderrProgress()
+    bar.console = Console(file=io.StringIO(), width=80, force_terminal=True, color_system=None)
+    bar.start("counting", 0)
+    bar.advance(0)
+    (task,) = bar._bar.tasks
+    bar.finish()
+    assert task.total is None and task.percentage == 0.0  # a pulsing bar, no ETA
