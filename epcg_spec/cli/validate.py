@@ -74,7 +74,7 @@ def check_paths(paths: list[Path]) -> Report:
             if explicit:
                 report.usage[path] = str(exc)
             else:
-                report.skipped[path] = str(exc).removeprefix(f"{path}: ")
+                report.skipped[path] = str(exc).removeprefix(f"{path}: ").removeprefix(f"{path} ")
     return report
 
 

@@ -114,7 +114,9 @@ def discover(paths: Iterable[Path]) -> Iterator[tuple[Path, bool]]:
         if path.is_dir():
             for found in sorted(path.rglob("*")):
                 hidden = any(part.startswith(".") for part in found.relative_to(path).parts)
-                if found.is_file() and not hidden and found.suffix.lower() in suffixes:
+                # not is_file(): a pipe or a broken link named like a spec is reported
+                # as skipped, with why, not passed over without a word
+                if not found.is_dir() and not hidden and found.suffix.lower() in suffixes:
                     yield found, False
         else:
             yield path, True

@@ -1,6 +1,7 @@
 """`epcg-spec validate` for CI: text, json and GitHub formats, skipped files, plurals."""
 
 import json
+import os
 
 import pytest
 
@@ -78,3 +79,16 @@ def test_github_annotations_escape_their_fields(tmp_path, capsys):
 def test_an_unknown_format_is_a_usage_error(folder, capsys):
     assert main(["validate", str(folder), "--format", "xml"]) == 2
     assert "xml" in capsys.readouterr().err
+
+
+def test_a_pipe_or_broken_link_named_like_a_spec_is_reported_skipped(folder, capsys):
+    """A folder walk passed over them without a word (they are not regular files)."""
+    os.mkfifo(folder / "pipe.yaml")
+    (folder / "broken.epcg").symlink_to(folder / "nowhere.epcg")
+    (folder / "loop.yaml").symlink_to(folder / "loop.yaml")
+    assert main(["validate", str(folder)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert f"{folder}/pipe.yaml: skipped: is not a regular file" in err
+    assert f"{folder}/broken.epcg: skipped: no such file" in err
+    assert f"{folder}/loop.yaml: skipped: no such file" in err
+    assert err[-1] == "2 specs checked: 1 valid, 1 invalid; skipped 5 files that are not specs"
