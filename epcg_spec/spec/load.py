@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,7 +113,7 @@ def discover(paths: Iterable[Path]) -> Iterator[tuple[Path, bool]]:
     for path in paths:
         path = Path(path)
         if path.is_dir():
-            for found in sorted(path.rglob("*")):
+            for found in _files_under(path):
                 hidden = any(part.startswith(".") for part in found.relative_to(path).parts)
                 # not is_file(): a pipe or a broken link named like a spec is reported
                 # as skipped, with why, not passed over without a word
@@ -120,3 +121,17 @@ def discover(paths: Iterable[Path]) -> Iterator[tuple[Path, bool]]:
                     yield found, False
         else:
             yield path, True
+
+
+def _files_under(folder: Path) -> list[Path]:
+    """Everything under `folder` but folders, sorted, linked folders not entered. A loop,
+    not recursion: Path.rglob recursed once per level and a tree 1,000 deep overflowed."""
+    found, stack = [], [folder]
+    while stack:
+        with os.scandir(stack.pop()) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(Path(entry.path))
+                else:
+                    found.append(Path(entry.path))
+    return sorted(found)

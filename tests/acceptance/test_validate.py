@@ -92,3 +92,14 @@ def test_a_pipe_or_broken_link_named_like_a_spec_is_reported_skipped(folder, cap
     assert f"{folder}/broken.epcg: skipped: no such file" in err
     assert f"{folder}/loop.yaml: skipped: no such file" in err
     assert err[-1] == "2 specs checked: 1 valid, 1 invalid; skipped 5 files that are not specs"
+
+
+def test_a_folder_tree_deeper_than_the_stack_is_walked(tmp_path, capsys):
+    """Path.rglob recursed once per level: 1,100 folders deep was an internal error."""
+    deepest = tmp_path
+    for _ in range(1100):  # a level at a time: makedirs recurses too
+        deepest /= "d"
+        deepest.mkdir()
+    (deepest / "q.yaml").write_text(QUEENS)
+    assert main(["validate", str(tmp_path)]) == 0
+    assert capsys.readouterr().err == "1 spec checked: 1 valid, 0 invalid\n"
