@@ -101,5 +101,11 @@ def test_a_folder_tree_deeper_than_the_stack_is_walked(tmp_path, capsys):
         deepest /= "d"
         deepest.mkdir()
     (deepest / "q.yaml").write_text(QUEENS)
-    assert main(["validate", str(tmp_path)]) == 0
-    assert capsys.readouterr().err == "1 spec checked: 1 valid, 0 invalid\n"
+    try:
+        assert main(["validate", str(tmp_path)]) == 0
+        assert capsys.readouterr().err == "1 spec checked: 1 valid, 0 invalid\n"
+    finally:  # bottom up: pytest's clean-up (shutil.rmtree) recurses too
+        (deepest / "q.yaml").unlink()
+        while deepest != tmp_path:
+            deepest.rmdir()
+            deepest = deepest.parent
