@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import numbers
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -170,11 +171,15 @@ class Spec:
 
         A build whose estimate exceeds the machine's memory, disk or a day is refused unless
         `force`; the spec's Python functions are imported only with `allow_python`."""
+        _switches(resume=resume, fresh=fresh, no_prune=no_prune, force=force)
+        _switches(allow_python=allow_python)
         if resume and fresh:
             raise UsageError("--resume continues a checkpoint and --fresh discards it: give one")
+        _given("progress", progress, Progress, "an epcg_spec.core.context.Progress")
         _at_least("--seed", seed, 0)
         _at_least("--threads", threads, 1)
         _at_least("--time-limit", time_limit, 0, whole=False, equal=False)
+        _given("out", out, (str, os.PathLike), "the path of a folder")
         if out is not None:
             not_a_file(Path(out))
         flags = {
@@ -235,6 +240,8 @@ class Spec:
     ) -> Result:
         """The exact size of the space (and, if `constrained`, how many meet every rule);
         `scheduler` as in `build`."""
+        _given("progress", progress, Progress, "an epcg_spec.core.context.Progress")
+        _switches(constrained=constrained, no_prune=no_prune, allow_python=allow_python)
         _at_least("--limit", limit, 1)
         _at_least("--threads", threads, 1)
         _at_least("--time-limit", time_limit, 0, whole=False, equal=False)
@@ -286,6 +293,9 @@ class Spec:
         scheduler: Any = None,
     ) -> Result:
         """Content by rank, or `n` (default 1) drawn uniformly, distinct if asked."""
+        _switches(distinct=distinct)
+        if ranks is not None and not _integers(ranks):
+            raise UsageError(f"--rank {ranks!r}: give a list of integers")
         if ranks and (n is not None or distinct or seed is not None):
             raise UsageError(
                 "--rank names the content; -n, --seed and --distinct draw it: give one or other"
@@ -356,6 +366,29 @@ def _at_least(flag: str, value: Any, least: int, whole: bool = True, equal: bool
     raise UsageError(f"{flag} {value!r}: give {rule}")
 
 
+def _given(
+    argument: str, value: Any, kinds: type | tuple[type, ...], what: str, optional: bool = True
+) -> None:
+    """A usage error unless `value` (given for `argument`) is one of `kinds` (or None, if
+    `optional`), as the command line's parameter types check theirs."""
+    if not (isinstance(value, kinds) or (optional and value is None)):
+        raise UsageError(f"{argument} {value!r}: give {what}")
+
+
+def _switches(**given: Any) -> None:
+    """A usage error unless each argument named is True or False: a string such as "no"
+    would otherwise count as True (allow_python="false" would run the spec's Python)."""
+    for name, value in given.items():
+        _given(f"--{name.replace('_', '-')}", value, bool, "True or False", optional=False)
+
+
+def _integers(values: Any) -> bool:
+    """Whether `values` is a list (or tuple) of integers, bools and text excluded."""
+    return isinstance(values, list | tuple) and all(
+        isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in values
+    )
+
+
 def load(
     path: str | Path,
     params: dict[str, Any] | Sequence[str] | None = None,
@@ -366,6 +399,7 @@ def load(
     `params` overrides the spec's params ({"n": 10}, or ["n=10"] as on the command line);
     `options` are a kind's own options (e.g. {"origin": "#hero#"} for tracery).
     """
+    _given("path", path, (str, os.PathLike), "the path of a spec file", optional=False)
     text = read_text(Path(path))
     return _spec(text, parse_document(text, Path(path)), params, options, Path(path))
 
@@ -378,7 +412,9 @@ def loads(
     name: str = "<string>",
 ) -> Spec:
     """Load and check a spec from text; `format` is yaml, dsl or json (Tracery)."""
-    if format not in FORMATS:
+    _given("text", text, str, "the spec's text", optional=False)
+    _given("name", name, str, "a name for the spec in messages", optional=False)
+    if not isinstance(format, str) or format not in FORMATS:
         raise UsageError(f"format {format!r}: give one of {', '.join(FORMATS)}")
     document = parse_document(text, Path(name + FORMATS[format]))
     return _spec(text, document, params, options)
@@ -393,10 +429,16 @@ def compiled_source(source: SpecSource) -> Any:
 def _spec(text: str, document, params, options, path: Path | None = None) -> Spec:
     if params is None:
         overrides: dict[str, Any] = {}
-    elif isinstance(params, dict):
+    elif isinstance(params, dict) and all(isinstance(k, str) for k in params):
         overrides = dict(params)
-    else:
+    elif isinstance(params, list | tuple) and all(isinstance(p, str) for p in params):
         overrides = parse_overrides(list(params))
+    else:
+        raise UsageError(f"params {params!r}: give a dict {{name: value}} or NAME=VALUE strings")
+    if options is not None and not (
+        isinstance(options, dict) and all(isinstance(k, str) for k in options)
+    ):
+        raise UsageError(f"options {options!r}: give a dict {{option name: value}}")
     loaded = check_document(document, overrides)
     chosen = _domain_options(loaded, options or {})
     name = str(path.resolve()) if path is not None else document.source

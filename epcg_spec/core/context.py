@@ -6,9 +6,10 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 
+@runtime_checkable  # so that the API can refuse an object that is not one
 class Progress(Protocol):
     """Progress of long work: `total` units announced, `advance` as they complete."""
 

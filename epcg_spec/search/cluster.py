@@ -65,6 +65,8 @@ class Recipe:
 
 def parse_scheduler(text: str) -> tuple[str, Any]:
     """("local", workers) for local:N, ("address", text) for tcp://HOST:PORT and the like."""
+    if not isinstance(text, str):  # from the Python API: neither a string nor a Client
+        raise UsageError(f"--scheduler {text!r}: write local:N or a scheduler's address")
     if text.startswith("local:"):
         count = text.removeprefix("local:")
         most = WORKERS_PER_CPU * (os.cpu_count() or 1)

@@ -91,6 +91,29 @@ def test_arguments_are_checked_as_the_command_line_checks_its_flags(call, messag
         call(epcg_spec.load(QUEENS))
 
 
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [  # each was a TypeError or AttributeError from deep inside, or taken as True
+        (lambda: epcg_spec.load(None), "path None: give the path of a spec file"),
+        (lambda: epcg_spec.load(QUEENS, params="n=6"), "params 'n=6': give a dict"),
+        (lambda: epcg_spec.load(QUEENS, params={1: 2}), "params {1: 2}: give a dict"),
+        (lambda: epcg_spec.load(QUEENS, options="x"), "options 'x': give a dict"),
+        (lambda: epcg_spec.loads(None), "text None: give the spec's text"),
+        (lambda: epcg_spec.loads("kind: space", format=["yaml"]), "format ['yaml']: give one"),
+        (lambda: epcg_spec.load(QUEENS).sample(ranks="3"), "--rank '3': give a list of"),
+        (lambda: epcg_spec.load(QUEENS).sample(ranks=[1.5]), "--rank [1.5]: give a list of"),
+        (lambda: epcg_spec.load(QUEENS).sample(distinct="no"), "--distinct 'no': give True"),
+        (lambda: epcg_spec.load(QUEENS).build(allow_python="false"), "--allow-python 'false'"),
+        (lambda: epcg_spec.load(QUEENS).count(scheduler=4), "--scheduler 4: write local:N"),
+        (lambda: epcg_spec.load(QUEENS).build(out=7), "out 7: give the path of a folder"),
+        (lambda: epcg_spec.load(QUEENS).build(progress="x"), "progress 'x': give an epcg"),
+    ],
+)
+def test_arguments_of_the_wrong_type_are_usage_errors(call, message):
+    with pytest.raises(epcg_spec.UsageError, match=re.escape(message)):
+        call()
+
+
 def test_options_and_shards_are_checked_and_converted_as_on_the_command_line():
     nested = ROOT / "specs" / "nested-dungeon.epcg"
     with pytest.raises(epcg_spec.UsageError, match=re.escape("--depth 99: 99 is not in")):
