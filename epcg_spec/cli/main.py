@@ -140,6 +140,11 @@ def _stopped(result: api.Result, where: str) -> None:
         return
     argv = click.get_current_context().obj["argv"]
     how = f"continue with: {resume_command(argv)}" if where else "the count is a lower bound"
+    if result.stopped == "time budget":
+        how += (
+            f" (its size is not known ahead, so a count without --time-limit stops after "
+            f"{api.COUNT_BUDGET_SECONDS:g} s; give --time-limit SECONDS to count longer)"
+        )
     message = f"partial result ({result.stopped}){where}; {how}"
     if result.stopped == "interrupted":
         raise Interrupted(message)

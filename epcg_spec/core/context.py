@@ -50,7 +50,9 @@ class RunContext:
     time_limit: float | None = None
     limit: int | None = None  # count: stop after this many (the count is then a lower bound)
     unit_limit: int | None = None  # stop this run after this many units (rooms --steps)
-    budget_seconds: float | None = None  # stop at once ("too long") if the run would take longer
+    # stop at once ("too long") if the run would take longer, or once it has run this long
+    # ("time budget") where its size is not known ahead
+    budget_seconds: float | None = None
     kind: str = ""
     options: dict[str, Any] = field(default_factory=dict)
     allow_python: bool = False  # may the spec's Python hooks be imported (run)? see docs/trust.md

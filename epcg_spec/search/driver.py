@@ -83,7 +83,8 @@ class Report:
     done: int  # units of [lo, hi) folded in (lo + done is the next unit)
     seconds: float
     compile_seconds: float
-    stopped: str | None = None  # None (complete), "time limit", "interrupted", "too long"...
+    stopped: str | None = None  # None (complete), "time limit", "interrupted", "too long",
+    # "time budget" (work of unknown size that ran its budget_seconds), "paused"
     estimate: float | None = None  # seconds the whole run would take, where measured
 
     @property
@@ -159,6 +160,9 @@ def run(job: Job, ctx: RunContext, key: str | None, checkpoint: Checkpoint | Non
                     estimate = _estimate(job, start, following, total, now - began)
                     if estimate is not None and estimate > ctx.budget_seconds:
                         stopped = "too long"
+                        break
+                    if estimate is None and now - began > ctx.budget_seconds:
+                        stopped = "time budget"  # of unknown size: the budget is spent
                         break
                 if checkpoint and now - last_save > CHECKPOINT_SECONDS:
                     checkpoint.save(following, job.snapshot())

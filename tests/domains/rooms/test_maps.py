@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import tempfile
 from pathlib import Path
 from xml.etree import ElementTree
@@ -12,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
+from epcg_spec import api
 from epcg_spec.cli.main import main
 from epcg_spec.core.context import RunContext
 from epcg_spec.spec.load import load_spec
@@ -189,3 +191,17 @@ def test_a_room_that_fits_only_turned(write_spec, capsys):
     spec = write_spec(map={"width": 3, "height": 6}, rooms=[{"name": "a", "size": [5, 2]}])
     assert main(["validate", str(spec)]) == 1
     assert "larger than the 3 x 6 map" in capsys.readouterr().out
+
+
+def test_a_count_of_unknown_size_stops_at_the_budget_with_what_it_found(monkeypatch, capsys):
+    """Without --time-limit a count stops within its budget: at once where the rate says it
+    would run longer, and, where its size is not known ahead (rooms), once the budget is spent
+    (here 1.5 s for the usual 600 s), with the count so far as a lower bound."""
+    monkeypatch.setattr(api, "COUNT_BUDGET_SECONDS", 1.5)
+    spec = str(Path(__file__).parents[3] / "specs" / "rooms-dungeon.epcg")
+    assert main(["count", spec, "--json"]) == 0
+    out, err = capsys.readouterr()
+    result = json.loads(out)
+    assert result["complete"] is False and result["count"] > 0
+    assert "partial result (time budget); the count is a lower bound" in err
+    assert "stops after 1.5 s; give --time-limit SECONDS to count longer" in err
