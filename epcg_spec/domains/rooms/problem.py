@@ -89,7 +89,7 @@ class RoomsProblem:
         model, places = self.network()
         base = backtrack.prepare(model)
         if base is None:
-            raise BuildError(*self._impossible("before any guess"))
+            raise self._impossible("before any guess")
         seed = backtrack.attempt_seed(ctx.seed, 0)
         search = backtrack.Search(model, base, seed, ORDERS[self.spec.search.order])
         job = backtrack.SearchJob(search, f"rooms {self.name}", noun="guesses")
@@ -99,7 +99,7 @@ class RoomsProblem:
         report = driver.run(job, ctx, checkpoint_key(repr(self.spec), ctx.seed))
         run = job.search
         if run.status == backtrack.INFEASIBLE:
-            raise BuildError(*self._impossible(f"after {run.stats()['decisions']} guesses"))
+            raise self._impossible(f"after {run.stats()['decisions']} guesses")
         stats = run.stats()
         outcome = {
             "status": backtrack.STATUS_NAMES[run.status],
@@ -123,7 +123,7 @@ class RoomsProblem:
         )
         outcome = backtrack.solve(model, ctx.seed, policy)
         if outcome.status == "infeasible":
-            raise BuildError(*self._impossible(f"after {outcome.decisions} guesses"))
+            raise self._impossible(f"after {outcome.decisions} guesses")
         if outcome.status != "solved":
             raise BuildError(
                 f"{self.name}: no map after {outcome.attempts} attempts ({outcome.decisions} "
@@ -139,14 +139,14 @@ class RoomsProblem:
         }
         return self._output(ctx, outcome.values, places, record, outcome.seconds)
 
-    def _impossible(self, when: str) -> tuple[str, tuple]:
-        """The message that the rooms do not fit, and the settings to change."""
+    def _impossible(self, when: str) -> BuildError:
+        """The error that the rooms do not fit, naming the settings to change."""
         spec = self.spec
-        return (
+        return BuildError(
             f"{self.name}: the {len(spec.rooms)} rooms cannot all be placed on the "
             f"{spec.width} x {spec.height} map ({when}, every placement was tried); "
             f"enlarge the map, shrink the rooms or lower margin/corridor",
-            (("map",), ("rooms",)),
+            at=(("map",), ("rooms",)),
         )
 
     def placed(self, values: np.ndarray, places: Placements) -> list[Placed]:
