@@ -363,16 +363,12 @@ class OutCheckpoint:
                 f"{self.path} belongs to another spec, params, seed, shard or version; run "
                 "with --fresh to discard it, or use another --out"
             )
-        saved["state"] = {key: self._joined(key, v) for key, v in saved["state"].items()}
+        saved["state"] = self._joined("", saved["state"])
         return saved
 
     def save(self, following: int, state: dict[str, Any]) -> None:
         record = {"format": CHECKPOINT_FORMAT, "key": self.key, "next": following}
-        plain = {
-            key: self._parted(key, value) if isinstance(value, Appended) else value
-            for key, value in state.items()
-        }
-        atomic_write(self.path, json.dumps({**record, "state": plain}))
+        atomic_write(self.path, json.dumps({**record, "state": self._parted("", state)}))
 
     def finish(self, following: int, state: dict[str, Any]) -> None:
         self.clear()
@@ -382,9 +378,14 @@ class OutCheckpoint:
         shutil.rmtree(self.path.parent / PARTS_NAME, ignore_errors=True)
         self.parts.clear()
 
-    def _parted(self, key: str, value: Appended) -> dict[str, Any]:
-        """Write the elements of `value` not written yet as a part; the JSON's reference to
-        every part of it."""
+    def _parted(self, key: str, value: Any) -> Any:
+        """`value` (at `key`, dotted, in the state) ready for the JSON: of each Appended list
+        in it, the elements not written yet written as a part, and the list given as the
+        names of its parts."""
+        if isinstance(value, dict):
+            return {k: self._parted(f"{key}.{k}".lstrip("."), v) for k, v in value.items()}
+        if not isinstance(value, Appended):
+            return value
         parts = self.parts.setdefault(key, [])
         written = sum(n for _, n in parts)
         new = value.elements[written:]
@@ -397,9 +398,11 @@ class OutCheckpoint:
         return {"$parts": [name for name, _ in parts]}
 
     def _joined(self, key: str, value: Any) -> Any:
-        """A saved value, its parts read back into one list where it has parts."""
-        if not (isinstance(value, dict) and set(value) == {"$parts"}):
+        """A saved value (at `key` in the state), each list kept in parts read back whole."""
+        if not isinstance(value, dict):
             return value
+        if set(value) != {"$parts"}:
+            return {k: self._joined(f"{key}.{k}".lstrip("."), v) for k, v in value.items()}
         elements: list = []
         for name in value["$parts"]:
             try:

@@ -184,6 +184,22 @@ def test_each_item_is_saved_once_in_parts_beside_the_checkpoint(tmp_path, monkey
     assert not parts.exists() and not (tmp_path / driver.CHECKPOINT_NAME).exists()
 
 
+def test_lists_inside_a_snapshot_are_kept_in_parts_too(tmp_path):
+    """A search's tally (ppg's orders and canonical forms) nests its growing lists."""
+    saving = driver.OutCheckpoint(tmp_path / driver.CHECKPOINT_NAME, "k")
+    seen = [b"\x01", b"\x02"]
+    for following in (3, 4):
+        tally = {"count": len(seen), "seen": driver.Appended(seen, bytes.hex)}
+        saving.save(following, {"taken": tally, "ended": False})
+        seen.append(b"\x03")
+    parts = sorted(p.name for p in (tmp_path / driver.PARTS_NAME).iterdir())
+    assert parts == ["taken.seen-000000000000.json", "taken.seen-000000000002.json"]
+    loaded = driver.OutCheckpoint(tmp_path / driver.CHECKPOINT_NAME, "k")
+    saved = loaded.load(RunContext(work_dir=tmp_path, resume=True))
+    assert saved["next"] == 4
+    assert saved["state"] == {"taken": {"count": 3, "seen": ["01", "02", "03"]}, "ended": False}
+
+
 def test_a_damaged_part_asks_for_fresh(tmp_path, monkeypatch):
     monkeypatch.setattr(driver, "CHECKPOINT_SECONDS", 0.0)
     job = items.ItemJob("four", 4, lambda i: items.Item({"i": i}), fixed=1)

@@ -16,7 +16,7 @@ import numpy as np
 
 from ...core.context import RunContext
 from ...search import backtrack, driver
-from ...search.driver import Report
+from ...search.driver import Appended, Report
 from .network import OrderNetwork
 from .universe import Universe
 
@@ -78,7 +78,7 @@ class _Taken:
     listed: int
     stop_after: int
     found: Enumeration = field(default_factory=lambda: Enumeration(0))
-    seen: set[bytes] = field(default_factory=set)
+    seen: dict[bytes, None] = field(default_factory=dict)  # canonical forms, in order met
 
     def __call__(self, values: np.ndarray) -> bool:
         order = self.network.relation(values)
@@ -86,7 +86,7 @@ class _Taken:
             key = canonical(order, self.inverses)
             if key in self.seen:
                 return True
-            self.seen.add(key)
+            self.seen[key] = None
         self.found.count += 1
         if len(self.found.orders) < self.listed:
             self.found.orders.append(order)
@@ -95,8 +95,8 @@ class _Taken:
     def snapshot(self) -> dict:
         return {
             "count": self.found.count,
-            "orders": [np.packbits(order).tobytes().hex() for order in self.found.orders],
-            "seen": sorted(key.hex() for key in self.seen),
+            "orders": Appended(self.found.orders, lambda order: np.packbits(order).tobytes().hex()),
+            "seen": Appended(list(self.seen), bytes.hex),
         }
 
     def restore(self, state: dict) -> None:
@@ -105,7 +105,7 @@ class _Taken:
         for text in state["orders"]:
             bits = np.unpackbits(np.frombuffer(bytes.fromhex(text), np.uint8), count=n * n)
             self.found.orders.append(bits.reshape(n, n).astype(bool))
-        self.seen = {bytes.fromhex(text) for text in state["seen"]}
+        self.seen = dict.fromkeys(bytes.fromhex(text) for text in state["seen"])
 
 
 def enumerate_orders(
