@@ -45,17 +45,23 @@ def write_outputs(folder: Path, output: RunOutput, progress: Progress | None = N
         progress.finish()
 
 
-def read_result(folder: Path, schema: str = GALLERY_SCHEMA) -> dict[str, Any]:
-    """`folder`/result.json, read bounded and checked against result.schema.json and
-    `schema` (the fields its reader reads beside them); a BuildError naming it if not."""
+def read_result(folder: Path) -> dict[str, Any]:
+    """`folder`/result.json as `epcg-spec gallery` reads it (page and booklet), checked."""
     path = folder / "result.json"
+    if not path.exists():
+        raise BuildError(f"{path}: no result.json here; build a spec into {folder} first")
+    return read_checked(path, GALLERY_SCHEMA, "a result.json written by epcg-spec")
+
+
+def read_checked(path: Path, schema: str, what: str) -> dict[str, Any]:
+    """The result.json at `path`, read bounded and checked against result.schema.json and
+    `schema` (the fields its reader reads beside them); a BuildError saying it is not
+    `what` if not."""
     try:
         result = json.loads(read_bounded(path))
         problems = validate_data(result, RESULT_SCHEMA) or validate_data(result, schema)
-    except FileNotFoundError:
-        raise BuildError(f"{path}: no result.json here; build a spec into {folder} first") from None
     except (OSError, ValueError, RecursionError) as exc:  # deep nesting: RecursionError
         problems = [str(exc)]
     if problems:
-        raise BuildError(f"{path}: not a result.json written by epcg-spec ({problems[0]})")
+        raise BuildError(f"{path}: not {what} ({problems[0]})")
     return result

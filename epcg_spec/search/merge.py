@@ -12,15 +12,13 @@ joined in shard order too, and every other file is taken as it is.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from ..core.context import RunOutput
 from ..core.errors import BuildError, UsageError
 from ..core.files import read_bounded
-from ..output.result import RESULT_SCHEMA
-from ..spec.schema import validate_data
+from ..output.result import read_checked
 
 SAME = ("spec", "kind", "backend", "version", "seed", "space_size", "objective", "top")
 ITEM_KINDS = ("wfc", "sudoku", "ppg", "tracery")
@@ -32,14 +30,7 @@ SHARD_SCHEMA = "shard.schema.json"
 
 def read_shard(path: Path) -> dict[str, Any]:
     """A shard's result.json, checked to hold every field a merge reads (BuildError if not)."""
-    try:
-        data = json.loads(read_bounded(path))
-        problems = validate_data(data, RESULT_SCHEMA) or validate_data(data, SHARD_SCHEMA)
-    except (OSError, ValueError, RecursionError) as exc:  # deep nesting: RecursionError
-        problems = [str(exc)]
-    if problems:
-        raise BuildError(f"{path}: not a result.json of a shard ({problems[0]})")
-    return data
+    return read_checked(path, SHARD_SCHEMA, "a result.json of a shard")
 
 
 def merge_results(results: list[dict[str, Any]], folders: list[Path]) -> RunOutput:
