@@ -25,7 +25,13 @@ if ! "$PYTHON" -c 'import lark, jsonschema, pytmx, distributed' 2>/dev/null; the
   "$PYTHON" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
     --target /tmp/site .whl/*.whl || exit 1
   export PYTHONPATH=/tmp/site
+  # should the machine's numba refuse the carried numpy, its own numpy serves the CPU parts
+  if ! "$PYTHON" -c 'import numba' 2>/dev/null; then
+    echo "numba refuses the carried numpy; using the machine's own"
+    rm -rf /tmp/site/numpy /tmp/site/numpy-*.dist-info /tmp/site/numpy.libs
+  fi
 fi
+command -v nvidia-smi >/dev/null && nvidia-smi -L
 "$PYTHON" -c 'import sys, numba, numpy; print(sys.version, numba.__version__, numpy.__version__)'
 lscpu | grep -E "^(Model name|Thread|Core|Socket|CPU\(s\)|CPU max MHz|L3)" || nproc
 failed=0  # each part runs even when one before it failed; the exit status says if any did
