@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
+import numba
 import numpy as np
 
 from ..core.errors import UsageError
@@ -23,6 +24,9 @@ def cuda() -> ModuleType:
         found = None
     if found is None or not (simulated(found) or found.implementation == "NVIDIA"):
         raise UsageError("--device gpu needs numba-cuda: pip install 'epcg-spec[gpu]'")
+    # a run's first chunks are small on purpose (the driver grows them from one block of
+    # ranks), which numba-cuda would warn of at each launch
+    numba.config.CUDA_LOW_OCCUPANCY_WARNINGS = 0
     if not found.is_available():
         raise UsageError(
             "--device gpu: numba-cuda finds no CUDA device here; run where an NVIDIA GPU and "
@@ -41,7 +45,8 @@ def describe() -> str:
     found = cuda()
     if simulated(found):
         return "numba's CUDA simulator"
-    return found.get_current_device().name.decode()
+    name = found.get_current_device().name  # bytes before numba-cuda 0.2x, str since
+    return name.decode() if isinstance(name, bytes) else name
 
 
 def empty(shape, dtype) -> np.ndarray:
