@@ -9,7 +9,12 @@ cache) before any timing.
 Needs numba-cuda and a CUDA device (pip install '.[gpu]'); without one it says so in one line
 and exits 1.
 
-Run: python benchmarks/bench_gpu.py [--n N] [--pruned-n N] [--fling-pieces N] [--smoke]
+Run: python benchmarks/bench_gpu.py [--n N] [--pruned-n N] [--fling-pieces N] [--gpu-only]
+[--smoke]
+
+A size of 0 leaves its row out. `--gpu-only` times the GPU alone (no ratio; the queens'
+tallies are still checked against the known counts), for tables too big to wait for on the
+CPU.
 
 `--smoke`: 8- and 9-queens and Fling to 3 pieces under numba's CUDA simulator, to check
 that it runs (no figures worth quoting: the simulator runs each GPU thread as a Python
@@ -47,6 +52,7 @@ from epcg_spec.spec.load import load_spec
 SPEC = ROOT / "specs" / "n-queens.yaml"
 SOLUTIONS = {8: 92, 9: 352, 10: 724, 11: 2680, 12: 14_200, 13: 73_712, 14: 365_596}
 SOLUTIONS |= {15: 2_279_184, 16: 14_772_512, 17: 95_815_104}  # OEIS A000170
+GPU_ONLY = "--gpu-only" in sys.argv[1:]
 REPEATS = 1 if SMOKE else 3
 TOP = 3
 
@@ -73,14 +79,17 @@ def engine(n: int, prune: bool, device: str):
 def compare(n: int, prune: bool) -> None:
     """Time n-queens on the CPU (all cores) and the GPU; print both and the ratio."""
     size = math.factorial(n)
-    cpu_seconds, on_cpu = best(engine(n, prune, "cpu"))
     gpu_seconds, on_gpu = best(engine(n, prune, "gpu"))
-    assert on_cpu.count == SOLUTIONS.get(n, on_cpu.count), on_cpu.count
-    assert on_cpu == on_gpu, "the GPU's tally differs from the CPU's"
+    assert on_gpu.count == SOLUTIONS.get(n, on_gpu.count), on_gpu.count
     how = "prefix pruning on" if prune else "pruning off"
+    line = f"{n}-queens, {how}, {size:,} permutations, {on_gpu.count:,} solutions: "
+    if GPU_ONLY:
+        print(f"{line}GPU {gpu_seconds:.4f} s")
+        return
+    cpu_seconds, on_cpu = best(engine(n, prune, "cpu"))
+    assert on_cpu == on_gpu, "the GPU's tally differs from the CPU's"
     print(
-        f"{n}-queens, {how}, {size:,} permutations, {on_gpu.count:,} solutions: "
-        f"CPU (all cores) {cpu_seconds:.4f} s, GPU {gpu_seconds:.4f} s; "
+        f"{line}CPU (all cores) {cpu_seconds:.4f} s, GPU {gpu_seconds:.4f} s; "
         f"GPU/CPU speed ratio {cpu_seconds / gpu_seconds:.1f}x"
     )
 
@@ -101,13 +110,16 @@ def fling_table(pieces: int, device: str, folder: Path) -> tuple[float, dict[str
 
 def compare_fling(pieces: int) -> None:
     """Time the Fling table on the CPU (all cores) and the GPU; print both and the ratio."""
+    line = f"Fling 7 x 8, layers 1..{pieces} (solvable to {pieces - 1}, unique by predecessors): "
     with tempfile.TemporaryDirectory() as cpu_dir, tempfile.TemporaryDirectory() as gpu_dir:
-        cpu_seconds, on_cpu = fling_table(pieces, "cpu", Path(cpu_dir))
         gpu_seconds, on_gpu = fling_table(pieces, "gpu", Path(gpu_dir))
+        if GPU_ONLY:
+            print(f"{line}GPU {gpu_seconds:.3f} s")
+            return
+        cpu_seconds, on_cpu = fling_table(pieces, "cpu", Path(cpu_dir))
     assert on_cpu and on_cpu == on_gpu, "the GPU's layers differ from the CPU's"
     print(
-        f"Fling 7 x 8, layers 1..{pieces} (solvable to {pieces - 1}, unique by predecessors): "
-        f"CPU (all cores) {cpu_seconds:.3f} s, GPU {gpu_seconds:.3f} s; "
+        f"{line}CPU (all cores) {cpu_seconds:.3f} s, GPU {gpu_seconds:.3f} s; "
         f"GPU/CPU speed ratio {cpu_seconds / gpu_seconds:.1f}x"
     )
 
@@ -135,9 +147,12 @@ def main() -> int:
         f"device: {device}; CPU: {numba.get_num_threads()} threads; numba {numba.__version__}, "
         f"{cuda_version}, numpy {np.__version__}"
     )
-    compare(_option("--n", 12, 8), prune=False)
-    compare(_option("--pruned-n", 16, 9), prune=True)
-    compare_fling(_option("--fling-pieces", 8, 3))
+    for n, prune in ((_option("--n", 12, 8), False), (_option("--pruned-n", 16, 9), True)):
+        if n:
+            compare(n, prune)
+    pieces = _option("--fling-pieces", 8, 3)
+    if pieces:
+        compare_fling(pieces)
     return 0
 
 
