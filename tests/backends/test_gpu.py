@@ -29,7 +29,7 @@ from epcg_spec.core.context import RunContext
 from epcg_spec.core.errors import Interrupted, UsageError
 from epcg_spec.core.result import without_timings
 from epcg_spec.domains.fling.problem import layered_space
-from epcg_spec.search import driver, exhaustive, exhaustive_gpu, retrograde
+from epcg_spec.search import driver, exhaustive, exhaustive_gpu, retrograde, retrograde_gpu
 from epcg_spec.search.retrograde import Plan, Retrograde
 from tests.backends.test_retrograde import StopAfter, contents
 from tests.domains.fling.conftest import oracle_layer
@@ -178,10 +178,20 @@ def _layers(folder, plan: Plan, device: str = "cpu", progress=None):
     return Retrograde(layered_space(4, 4), folder, ctx).run(plan)
 
 
-@pytest.mark.parametrize("unique_by", ["scan", "predecessors"])
-def test_fling_layers_on_the_gpu_are_the_cpu_layers(tmp_path, monkeypatch, unique_by):
-    monkeypatch.setattr(retrograde, "SCAN_BLOCK", 64 * 7)  # many blocks, one per GPU thread
+@pytest.fixture
+def small_pieces(monkeypatch):
+    """Many blocks, each cut into uneven pieces (448 ranks: 128 + 128 + 128 + 64; 5 unique
+    states: 2 + 2 + 1), and a predecessor pass in launches of 3 blocks."""
+    monkeypatch.setattr(retrograde, "SCAN_BLOCK", 64 * 7)
     monkeypatch.setattr(retrograde, "PREDECESSOR_BLOCK", 5)
+    monkeypatch.setattr(retrograde_gpu, "SCAN_PIECE", 128)
+    monkeypatch.setattr(retrograde_gpu, "PREDECESSOR_PIECE", 2)
+    monkeypatch.setattr(retrograde_gpu, "PREDECESSOR_LAUNCH", 3)
+
+
+@pytest.mark.usefixtures("small_pieces")
+@pytest.mark.parametrize("unique_by", ["scan", "predecessors"])
+def test_fling_layers_on_the_gpu_are_the_cpu_layers(tmp_path, unique_by):
     plan = Plan(4 if unique_by == "predecessors" else 5, 5, ("moves", "boards"), unique_by)
     cpu = _layers(tmp_path / "cpu", plan)
     gpu = _layers(tmp_path / "gpu", plan, "gpu")
@@ -197,9 +207,8 @@ def test_fling_layers_on_the_gpu_are_the_cpu_layers(tmp_path, monkeypatch, uniqu
     assert contents(tmp_path / "gpu") == contents(tmp_path / "cpu")
 
 
-def test_fling_layers_begun_on_the_gpu_are_finished_on_the_cpu(tmp_path, monkeypatch):
-    monkeypatch.setattr(retrograde, "SCAN_BLOCK", 64 * 7)
-    monkeypatch.setattr(retrograde, "PREDECESSOR_BLOCK", 5)
+@pytest.mark.usefixtures("small_pieces")
+def test_fling_layers_begun_on_the_gpu_are_finished_on_the_cpu(tmp_path):
     plan = Plan(5, 5, ("moves", "boards"), "scan")
     _layers(tmp_path / "whole", plan)
     with pytest.raises(Interrupted):
