@@ -7,8 +7,8 @@
 # Its arguments go to both benchmarks: `bash benchmarks/device_rows.sh --smoke` checks it here
 # in a minute (the smallest sizes, the GPU part under numba's CUDA simulator).
 #
-# About 6 minutes: 14-queens pruned at 1 and 16 threads, the Fling 8-piece layer at 2 and 16,
-# 13-queens unpruned at 2 and 16 (a control), then bench_gpu.py (stopped after 4 minutes);
+# About 7 minutes: 14-queens pruned at 1 and 16 threads, the Fling 8-piece layer at 2 and 16,
+# 13-queens unpruned at 2 and 16 (a control), then bench_gpu.py (stopped after 5 minutes);
 # each part's output goes to $OUT. The machine
 # lacks lark, jsonschema, pytmx and dask's stack, and its numpy (2.5) is one numba-cuda 0.30
 # cannot compile with: carry them, and numpy 2.4, as wheels in .whl (ignored by git),
@@ -44,5 +44,5 @@ failed=0  # each part runs even when one before it failed; the exit status says 
 scan_n=13 && [[ " $* " == *" --smoke "* ]] && scan_n=8
 "$PYTHON" benchmarks/bench_scaling.py --only queens-scan --scan-n $scan_n --threads 2,16 \
   --repeats 1 "$@" 2>&1 | tee "$OUT/queens-scan-long.txt" || failed=1
-timeout 240 "$PYTHON" benchmarks/bench_gpu.py "$@" 2>&1 | tee "$OUT/gpu.txt" || failed=1
+timeout 300 "$PYTHON" benchmarks/bench_gpu.py "$@" 2>&1 | tee "$OUT/gpu.txt" || failed=1
 exit $failed
