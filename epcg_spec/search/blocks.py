@@ -17,7 +17,8 @@ Two ways to hand runs out:
   threads on a machine of many cores.
 
 The threads are kept between calls (a pass of many chunks would otherwise start them
-anew for each chunk); the calling thread is one of them.
+anew for each chunk); the calling thread is one of them. A thread's own scratch arrays
+come from `own_lines`, so that no two threads write to one cache line.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import itertools
 import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import numba
 import numpy as np
@@ -35,6 +37,7 @@ from numba.extending import intrinsic
 RUNS_PER_THREAD = 64  # runs handed out per thread by each_run: unequal blocks still balance
 CLAIMS_PER_THREAD = 256  # likewise for each_claimed, where a run costs one atomic add
 SORT_PART = 1 << 16  # the fewest values one thread sorts in sorted_side_by_side
+CACHE_LINE = 64  # bytes
 
 _pool: ThreadPoolExecutor | None = None  # the helper threads, kept between calls
 _pool_size = 0
@@ -65,6 +68,23 @@ def each_claimed(work: Callable[[np.ndarray, int], None], count: int) -> None:
     size = max(1, count // (threads * CLAIMS_PER_THREAD))
     following = np.zeros(1, np.int64)
     side_by_side(lambda: work(following, size), threads)
+
+
+def own_lines(*shapes: tuple[int | tuple[int, ...], Any]) -> tuple[np.ndarray, ...]:
+    """Zeroed arrays of these (shape, dtype)s, each on cache lines that hold nothing else.
+
+    A thread's small scratch arrays, made by numpy one after the other, would otherwise
+    share cache lines with other threads' (numpy hands blocks freed by one thread to the
+    next that asks): each write of one thread would then stall the others."""
+    sizes = [int(np.prod(shape)) * np.dtype(dtype).itemsize for shape, dtype in shapes]
+    spans = [-(-size // CACHE_LINE) * CACHE_LINE for size in sizes]
+    buffer = np.zeros(sum(spans) + CACHE_LINE, np.uint8)
+    at = -buffer.ctypes.data % CACHE_LINE
+    arrays = []
+    for (shape, dtype), size, span in zip(shapes, sizes, spans, strict=True):
+        arrays.append(buffer[at : at + size].view(dtype).reshape(shape))
+        at += span
+    return tuple(arrays)
 
 
 def sorted_side_by_side(values: np.ndarray) -> np.ndarray:

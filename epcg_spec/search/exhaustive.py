@@ -17,7 +17,7 @@ import numpy as np
 
 from ..core.context import RunContext
 from . import driver, exhaustive_gpu
-from .blocks import each_claimed
+from .blocks import each_claimed, own_lines
 from .driver import Report
 
 MIN_BLOCK = 1 << 16  # ranks per block of a scan: about a millisecond of work
@@ -204,13 +204,13 @@ def _scratch(kernels: Kernels) -> tuple[np.ndarray, ...]:
     """One thread's scratch arrays for the block loops (x, lo, masks, tally, todo, keep),
     made by numpy, so that the loops allocate nothing and run without numba's runtime."""
     length = kernels.length
-    return (
-        np.zeros(length, np.int64),
-        np.zeros(length, np.int64),
-        np.zeros((length + 1, kernels.groups), np.uint64),
-        np.zeros(3, np.int64),
-        np.zeros(length, np.uint64),
-        np.zeros(length, np.uint64),
+    return own_lines(
+        ((length,), np.int64),
+        ((length,), np.int64),
+        ((length + 1, kernels.groups), np.uint64),
+        ((3,), np.int64),
+        ((length,), np.uint64),
+        ((length,), np.uint64),
     )
 
 

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 from numba import njit
 
-from epcg_spec.search import blocks
+from epcg_spec.search import blocks, exhaustive
+from tests.domains.space.helpers import problem_of
 
 
 @njit(nogil=True)
@@ -107,3 +108,36 @@ def test_a_forked_child_starts_its_own_threads():
     if alive:
         child.kill()
     assert not alive and child.exitcode == 0 and queue.get(timeout=5)
+
+
+def _lines(array: np.ndarray) -> range:
+    """The cache lines `array` lies on."""
+    start, line = array.ctypes.data, blocks.CACHE_LINE
+    return range(start // line, (start + max(array.nbytes, 1) - 1) // line + 1)
+
+
+def test_own_lines_gives_zeroed_arrays_each_on_lines_of_its_own():
+    shapes = ((3, np.int64), ((2, 5), np.uint64), (7, np.bool_), ((0,), np.int64), (9, np.int32))
+    made = [blocks.own_lines(*shapes) for _ in range(8)]  # one after the other, as threads do
+    owner: dict[int, tuple[int, int]] = {}
+    for t, arrays in enumerate(made):
+        for i, (array, (shape, dtype)) in enumerate(zip(arrays, shapes, strict=True)):
+            assert array.shape == np.empty(shape).shape and array.dtype == dtype
+            assert array.flags.c_contiguous and array.flags.writeable and not array.any()
+            if array.nbytes:
+                assert array.ctypes.data % blocks.CACHE_LINE == 0
+                for line in _lines(array):
+                    assert owner.setdefault(line, (t, i)) == (t, i)
+
+
+def test_the_exhaustive_scratch_of_threads_shares_no_cache_line():
+    """Sixteen threads' scratch for 14-queens' pruned walk, made one after the other: numpy
+    packed small arrays together, and one line shared by two threads' scratch slowed the
+    walk 2.6 times on two cores (docs/benchmarks.md, "Scratch on shared cache lines")."""
+    kernels = problem_of("n-queens", n=14).kernels()
+    owner: dict[int, int] = {}
+    made = [exhaustive._scratch(kernels) for _ in range(16)]
+    for t, arrays in enumerate(made):
+        for array in arrays:
+            for line in _lines(array):
+                assert owner.setdefault(line, t) == t
