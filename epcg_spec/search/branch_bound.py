@@ -20,7 +20,7 @@ import numpy as np
 from ..compile.connector import generated_module, loop_template
 from ..core.context import RunContext
 from . import driver
-from .blocks import each_claimed
+from .blocks import each_claimed, own_lines
 from .driver import Report
 
 CHUNK_BLOCKS = 64
@@ -114,10 +114,14 @@ class BranchBoundJob:
 def _work(problem: Problem) -> tuple:
     """One thread's arrays for bb_blocks, made by numpy (the loop allocates nothing): the
     evaluator's state at each depth (the root at depth 0), the chosen items, and the next
-    item to try at each depth."""
-    acc = np.zeros((problem.size + 1, problem.root.shape[0]), problem.root.dtype)
+    item to try at each depth, on cache lines of their own."""
+    acc, chosen, following = own_lines(
+        ((problem.size + 1, problem.root.shape[0]), problem.root.dtype),
+        (problem.size, np.int64),
+        (problem.size, np.int64),
+    )
     acc[0] = problem.root
-    return acc, np.zeros(problem.size, np.int64), np.zeros(problem.size, np.int64)
+    return acc, chosen, following
 
 
 def run(problem: Problem, ctx: RunContext, key: str) -> Outcome:

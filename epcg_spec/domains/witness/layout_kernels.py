@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...search.blocks import claim
+from ...search.blocks import claim, own_lines
 from ...spaces.bits import bit_index, lowest_bit, popcount
 from ...spaces.sorted_sequence import sorted_unrank
 from .kernels import has_slot, insert_sorted
@@ -288,20 +288,23 @@ def _collides(x, target, P, B, slots):
 def layout_scratch(values: int, n: int, L: tuple, B: tuple) -> tuple:
     """The work arrays of one thread's layout_blocks for blocks of `values` panels of `n`
     positions, reused block after block (made by numpy: numba would compile each array's
-    allocation for 0.1 s), and last the positions of the block."""
-    return (
-        np.zeros(n, np.int64),  # target: the cell or slot of each position
-        np.zeros((n, L[7].shape[0]), np.uint64),  # levels: candidate lines, see _candidates
-        np.full(n, -1, np.int64),  # known: the target each row of levels was made for
-        np.zeros(values + n + 1, np.int64),  # out: each group's rank shares
-        np.zeros(n + 1, np.int64),  # starts of the groups in out
-        np.zeros(n, np.int64),  # group
-        np.zeros(n, np.bool_),  # grouped
-        np.zeros(n, np.int64),  # pick
-        np.zeros((4, n + B[3].shape[0] + 1), np.int64),  # the groups' own scratch
-        np.zeros(B[2].shape[0], np.uint64),  # slots taken
-        np.zeros(n, np.int64),  # x: the positions of the block
+    allocation for 0.1 s; on cache lines of their own), and last the positions of the
+    block."""
+    arrays = own_lines(
+        (n, np.int64),  # target: the cell or slot of each position
+        ((n, L[7].shape[0]), np.uint64),  # levels: candidate lines, see _candidates
+        (n, np.int64),  # known: the target each row of levels was made for
+        (values + n + 1, np.int64),  # out: each group's rank shares
+        (n + 1, np.int64),  # starts of the groups in out
+        (n, np.int64),  # group
+        (n, np.bool_),  # grouped
+        (n, np.int64),  # pick
+        ((4, n + B[3].shape[0] + 1), np.int64),  # the groups' own scratch
+        (B[2].shape[0], np.uint64),  # slots taken
+        (n, np.int64),  # x: the positions of the block
     )
+    arrays[2][...] = -1  # no row of levels made yet
+    return arrays
 
 
 @njit(cache=True, inline="always")
