@@ -144,7 +144,11 @@ def run(job: Job, ctx: RunContext, key: str | None, checkpoint: Checkpoint | Non
     last_save, start, total = began, following, job.weight(following, hi)
     stopped, estimate = None, None
     try:
-        with _interruptible() as interrupted, executor.partials(following, hi) as partials:
+        with (
+            _interruptible() as interrupted,
+            _time_limited(ctx.time_limit),
+            executor.partials(following, hi) as partials,
+        ):
             for stop, partial in partials:
                 job.fold(partial)
                 done, following = following, stop  # the tally and `following` move together
@@ -169,6 +173,8 @@ def run(job: Job, ctx: RunContext, key: str | None, checkpoint: Checkpoint | Non
                     last_save = now
     except KeyboardInterrupt:
         stopped = "interrupted"
+    except TimeUp:
+        stopped = "time limit"
     finally:
         if progress:
             progress.finish()
@@ -243,13 +249,35 @@ class LocalExecutor:
 
 
 _INTERRUPTED = threading.Event()  # the first Ctrl-C of the run under way
+_DEADLINES: list[float] = []  # when the --time-limit of each run under way ends
+
+
+class TimeUp(BaseException):
+    """A run's time limit, met inside a unit: the run stops there, as at Ctrl-C (not an
+    Exception, so that no handler of a unit's errors takes it for one)."""
 
 
 def interrupt_point() -> None:
     """Where a long unit pauses (a search, every few thousand decisions): stop at the first
-    Ctrl-C there, as between chunks. The unit is not folded in: a resumed run makes it."""
+    Ctrl-C, or once the run's time limit is met, there, as between chunks. The unit is not
+    folded in: a resumed run makes it."""
     if _INTERRUPTED.is_set():
         raise KeyboardInterrupt
+    if _DEADLINES and time.perf_counter() >= min(_DEADLINES):
+        raise TimeUp
+
+
+@contextmanager
+def _time_limited(seconds: float | None) -> Iterator[None]:
+    """The run's time limit, from now, for `interrupt_point` to see."""
+    if seconds is None:
+        yield
+        return
+    _DEADLINES.append(time.perf_counter() + seconds)
+    try:
+        yield
+    finally:
+        _DEADLINES.pop()
 
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)  # Ctrl-C; kill, a batch system's notice

@@ -184,3 +184,23 @@ def test_a_first_ctrl_c_stops_a_long_item_between_its_search_chunks():
     assert [item.record for item in job.items] == [{"index": 0, "status": "solved"}]
     assert made == [0] and not driver._INTERRUPTED.is_set()  # cleared with the run
     assert backtrack.solve(model, 1, backtrack.Policy(attempts=1)).status == "solved"
+
+
+def test_the_time_limit_stops_a_long_item_between_its_search_chunks():
+    """--time-limit met inside an item's search stops the run there, as Ctrl-C does; it
+    was looked at between items only, so one long WFC output ran on past it."""
+    model = Network(5000, 2).compile()
+    made = []
+
+    def make(i: int) -> items.Item:
+        if i == 1:
+            driver._DEADLINES[-1] = 0.0  # the time limit is met during item 1's search
+        outcome = backtrack.solve(model, i, backtrack.Policy(attempts=1))
+        made.append(i)
+        return items.Item({"index": i, "status": outcome.status})
+
+    job = items.ItemJob("long items", 3, make)
+    report = driver.run(job, RunContext(time_limit=3600), None)
+    assert report.stopped == "time limit" and report.done == 1
+    assert [item.record for item in job.items] == [{"index": 0, "status": "solved"}]
+    assert made == [0] and driver._DEADLINES == []  # cleared with the run
