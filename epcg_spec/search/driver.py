@@ -252,9 +252,17 @@ _INTERRUPTED = threading.Event()  # the first Ctrl-C of the run under way
 _DEADLINES: list[float] = []  # when the --time-limit of each run under way ends
 
 
+_local = threading.local()  # .warming: this thread makes a unit to compile its kernels
+
+
 class TimeUp(BaseException):
     """A run's time limit, met inside a unit: the run stops there, as at Ctrl-C (not an
     Exception, so that no handler of a unit's errors takes it for one)."""
+
+
+class Warmed(BaseException):
+    """A unit made to compile its kernels (`warming`) reached its first pause: they are
+    compiled by then, and the run makes the unit again, timed and under its limits."""
 
 
 def interrupt_point() -> None:
@@ -263,8 +271,20 @@ def interrupt_point() -> None:
     folded in: a resumed run makes it."""
     if _INTERRUPTED.is_set():
         raise KeyboardInterrupt
+    if getattr(_local, "warming", False):
+        raise Warmed
     if _DEADLINES and time.perf_counter() >= min(_DEADLINES):
         raise TimeUp
+
+
+@contextmanager
+def warming() -> Iterator[None]:
+    """Units made in this context, on this thread, stop at their first pause (`Warmed`)."""
+    _local.warming = True
+    try:
+        yield
+    finally:
+        _local.warming = False
 
 
 @contextmanager

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .driver import Appended
+from .driver import Appended, Warmed, warming
 
 
 @dataclass
@@ -47,9 +47,10 @@ class ItemJob:
     """The driver's job for `units` items made by `make(i)`.
 
     The kernels compile on the first item made; `prepare` makes the run's first item, so
-    that the compile time is shown and reported apart (with that one item's work, whose own
-    time then includes the compiling), and `work` hands that item on rather than make it
-    twice (an item can take minutes).
+    that the compile time is shown and reported apart. An item that pauses (a long search)
+    stops at its first pause there, its kernels compiled by then, and is made again in the
+    run, under its time limit; a short one is done, its own time including the compiling,
+    and `work` hands it on.
     """
 
     label: str
@@ -65,7 +66,11 @@ class ItemJob:
 
     def prepare(self, first: int) -> None:
         if first < self.units:
-            self.prepared[first] = self.make(first)
+            try:
+                with warming():
+                    self.prepared[first] = self.make(first)
+            except Warmed:
+                pass  # compiled by its first pause: the run makes it again
 
     def work(self, lo: int, hi: int) -> list[Item]:
         return [self.prepared.pop(i) if i in self.prepared else self.make(i) for i in range(lo, hi)]

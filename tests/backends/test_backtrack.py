@@ -204,3 +204,24 @@ def test_the_time_limit_stops_a_long_item_between_its_search_chunks():
     assert report.stopped == "time limit" and report.done == 1
     assert [item.record for item in job.items] == [{"index": 0, "status": "solved"}]
     assert made == [0] and driver._DEADLINES == []  # cleared with the run
+
+
+@pytest.mark.parametrize("size", [5000, 5])
+def test_the_first_item_compiles_up_to_its_first_pause_only(size):
+    """The first item, made to compile the kernels before the run is timed, stops at its
+    search's first pause (made again, under the run's limits) or, short, is handed on."""
+    model = Network(size, 2).compile()
+    entered = []
+
+    def make(i: int) -> items.Item:
+        entered.append(i)
+        outcome = backtrack.solve(model, i, backtrack.Policy(attempts=1))
+        return items.Item({"index": i, "status": outcome.status})
+
+    job = items.ItemJob("items", 2, make)
+    report = driver.run(job, RunContext(), None)
+    assert report.stopped is None
+    assert [item.record for item in job.items] == [
+        {"index": i, "status": "solved"} for i in range(2)
+    ]
+    assert entered == ([0, 0, 1] if size == 5000 else [0, 1])
