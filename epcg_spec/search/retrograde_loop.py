@@ -35,7 +35,7 @@ runs its blocks on threads (search/blocks.py), each block one call of a `nogil` 
 import numpy as np
 from numba import njit
 
-from epcg_spec.search.blocks import each_run
+from epcg_spec.search.blocks import each_run, own_lines
 
 RULE_MOVES = 1
 RULE_BOARDS = 2
@@ -88,7 +88,7 @@ def scan_blocks(m, starts, ends, below, below_moves, below_boards, rules, free_l
     """
 
     def run(lo, hi):
-        moves = np.empty(MAX_MOVES, np.int64)
+        (moves,) = own_lines((MAX_MOVES, np.int64))
         for b in _run_blocks(lo, hi):
             _scan_block(
                 m, b, _at(starts, b), _at(ends, b), below, below_moves, below_boards, rules,
@@ -213,9 +213,9 @@ def predecessor_blocks(m, unique_below, starts, ends, below, rule, free_last, G,
     """
 
     def run(lo, hi):
-        moves = np.empty(MAX_MOVES, np.int64)
-        states = np.empty(MAX_PREDECESSORS, STATE_TYPE)
-        back = np.empty(MAX_PREDECESSORS, np.int64)
+        moves, states, back = own_lines(
+            (MAX_MOVES, np.int64), (MAX_PREDECESSORS, STATE_TYPE), (MAX_PREDECESSORS, np.int64)
+        )
         for b in _run_blocks(lo, hi):
             _predecessor_block(
                 m, b, unique_below, _at(starts, b), _at(ends, b), below, rule, free_last, G,
