@@ -93,20 +93,25 @@ class Source:
     folder: Path
     spec: Path | None = None
     params: dict[str, int] | None = None
+    checked: bool = True  # False: its result.json was just written by this process
 
 
 def write_gallery(
     folder: Path,
     spec: Path | None = None,
     params: dict[str, int] | None = None,
+    *,
+    checked: bool = True,
 ) -> Path:
     """Write `folder`/index.html for the build in `folder` and return its path.
 
     `spec` (the spec file) and `params` (the --param overrides) make the page's commands
-    complete; without them the commands say SPEC.
+    complete; without them the commands say SPEC. `checked=False` skips checking its
+    result.json against the schemas, for the build that has just written it.
     """
     target = Path(folder) / PAGE
-    atomic_write(target, gallery_html([Source(Path(folder), spec, params)], target.parent))
+    source = Source(Path(folder), spec, params, checked)
+    atomic_write(target, gallery_html([source], target.parent))
     return target
 
 
@@ -120,7 +125,7 @@ def gallery_html(sources: list[Source], home: Path) -> str:
     """The page's text for `sources`, with file references relative to the folder `home`."""
     runs, items = [], []
     for index, source in enumerate(sources):
-        result = _read_result(source.folder)
+        result = _read_result(source)
         records = _records(result)
         runs.append(_run_header(result, records, source, home))
         items += _items(result, records, source, home, index, len(sources) > 1)
@@ -132,10 +137,10 @@ def gallery_html(sources: list[Source], home: Path) -> str:
     return template.replace("{{TITLE}}", _html(title)).replace("{{DATA}}", payload)
 
 
-def _read_result(folder: Path) -> dict[str, Any]:
-    result = read_result(folder)
+def _read_result(source: Source) -> dict[str, Any]:
+    result = read_result(source.folder, source.checked)
     if result["kind"] not in KINDS:
-        path = folder / "result.json"
+        path = source.folder / "result.json"
         raise BuildError(f"{path}: not a result.json of one of the kinds {', '.join(KINDS)}")
     return result
 

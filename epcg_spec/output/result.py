@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 
 RESULT_SCHEMA = "result.schema.json"
 GALLERY_SCHEMA = "gallery.schema.json"  # what `epcg-spec gallery` reads: page and booklet
+# result.json grows with a build's items (a minimal Sudoku puzzle about 900 bytes): far
+# above MAX_INPUT_BYTES for a large build, still bounded for a file that is not one
+MAX_RESULT_BYTES = 2 << 30
 
 
 def format_state(arrays: list[ArraySymbol], state: list[int]) -> dict[str, list[int]]:
@@ -45,11 +48,14 @@ def write_outputs(folder: Path, output: RunOutput, progress: Progress | None = N
         progress.finish()
 
 
-def read_result(folder: Path) -> dict[str, Any]:
-    """`folder`/result.json as `epcg-spec gallery` reads it (page and booklet), checked."""
+def read_result(folder: Path, checked: bool = True) -> dict[str, Any]:
+    """`folder`/result.json as `epcg-spec gallery` reads it (page and booklet): checked,
+    unless this process has just written it (checking a large build's costs seconds)."""
     path = folder / "result.json"
     if not path.exists():
         raise BuildError(f"{path}: no result.json here; build a spec into {folder} first")
+    if not checked:
+        return json.loads(read_bounded(path, MAX_RESULT_BYTES))
     return read_checked(path, GALLERY_SCHEMA, "a result.json written by epcg-spec")
 
 
@@ -58,7 +64,7 @@ def read_checked(path: Path, schema: str, what: str) -> dict[str, Any]:
     `schema` (the fields its reader reads beside them); a BuildError saying it is not
     `what` if not."""
     try:
-        result = json.loads(read_bounded(path))
+        result = json.loads(read_bounded(path, MAX_RESULT_BYTES))
         problems = validate_data(result, RESULT_SCHEMA) or validate_data(result, schema)
     except (OSError, ValueError, RecursionError) as exc:  # deep nesting: RecursionError
         problems = [str(exc)]

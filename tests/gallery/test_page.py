@@ -8,7 +8,10 @@ import shutil
 
 import pytest
 
+import epcg_spec
 from epcg_spec.cli.main import main
+from epcg_spec.core import files
+from epcg_spec.output import result as result_module
 from epcg_spec.output.gallery import (
     Source,
     _fields,
@@ -198,3 +201,30 @@ def test_a_result_that_is_a_pipe_is_refused_not_read(built, tmp_path, capsys):
     os.mkfifo(folder / "result.json")
     assert main(["gallery", str(folder)]) == 1
     assert "is not a regular file" in capsys.readouterr().err
+
+
+def test_the_build_reads_its_own_result_unchecked_and_past_the_input_bound(tmp_path, monkeypatch):
+    """The page a build writes reads the result.json it has just written, without checking
+    it again (seconds for a large build) and bounded by MAX_RESULT_BYTES, not by the bound
+    of a spec's inputs: a build of some 74,000 minimal Sudoku puzzles failed at its page."""
+    spec = epcg_spec.load(SPECS / "sudoku-4x4.epcg")
+    checks = []
+    validate = result_module.validate_data
+    monkeypatch.setattr(files.read_bounded, "__defaults__", (512,))  # inputs: 512 bytes
+    monkeypatch.setattr(
+        result_module, "validate_data", lambda *a: checks.append(a[1]) or validate(*a)
+    )
+    built = spec.build(out=tmp_path / "out")
+    assert (tmp_path / "out" / "result.json").stat().st_size > 512
+    assert checks == [result_module.RESULT_SCHEMA]  # the result's own check, when written
+    items = _data((tmp_path / "out" / "index.html").read_text())["items"]
+    assert len(items) == len(built.data["best"]) > 0
+
+
+def test_a_result_past_its_bound_is_refused_in_one_line(built, tmp_path, monkeypatch, capsys):
+    folder = tmp_path / "sudoku"
+    shutil.copytree(built["sudoku"], folder)
+    monkeypatch.setattr(result_module, "MAX_RESULT_BYTES", 512)
+    assert main(["gallery", str(folder)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "result.json is larger than" in err and len(err.splitlines()) == 1
