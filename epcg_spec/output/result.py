@@ -20,6 +20,7 @@ GALLERY_SCHEMA = "gallery.schema.json"  # what `epcg-spec gallery` reads: page a
 # result.json grows with a build's items (a minimal Sudoku puzzle about 900 bytes): far
 # above MAX_INPUT_BYTES for a large build, still bounded for a file that is not one
 MAX_RESULT_BYTES = 2 << 30
+SELF_CHECKED = 100  # a long list's first and last elements the check of our own result reads
 
 
 def format_state(arrays: list[ArraySymbol], state: list[int]) -> dict[str, list[int]]:
@@ -28,8 +29,11 @@ def format_state(arrays: list[ArraySymbol], state: list[int]) -> dict[str, list[
 
 
 def result_json(result: dict[str, Any]) -> str:
-    """result.json's text: checked against the schema, keys in a fixed order."""
-    problems = validate_data(result, RESULT_SCHEMA)
+    """result.json's text: checked against the schema, keys in a fixed order. A list of
+    over 2 x SELF_CHECKED elements (a build's items, made by one piece of code each) is
+    checked on its first and last SELF_CHECKED: the whole took 62 us an item, 6 s for
+    100,000 puzzles."""
+    problems = validate_data(_sampled(result), RESULT_SCHEMA)
     if problems:
         raise EpcgError("internal error: result.json does not match its schema: " + problems[0])
     return dumps(result) + "\n"
@@ -46,6 +50,18 @@ def write_outputs(folder: Path, output: RunOutput, progress: Progress | None = N
         return write_set(folder, files, progress.advance)
     finally:
         progress.finish()
+
+
+def _sampled(value: Any) -> Any:
+    """`value` with each list of over 2 x SELF_CHECKED elements cut to its first and last
+    SELF_CHECKED, at any depth."""
+    if isinstance(value, dict):
+        return {key: _sampled(inner) for key, inner in value.items()}
+    if isinstance(value, list):
+        if len(value) > 2 * SELF_CHECKED:
+            value = value[:SELF_CHECKED] + value[-SELF_CHECKED:]
+        return [_sampled(inner) for inner in value]
+    return value
 
 
 def read_result(folder: Path, checked: bool = True) -> dict[str, Any]:
