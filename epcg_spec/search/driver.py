@@ -146,11 +146,12 @@ def run(job: Job, ctx: RunContext, key: str | None, checkpoint: Checkpoint | Non
     try:
         with (
             _interruptible() as interrupted,
-            _time_limited(ctx.time_limit),
+            _time_limited(ctx.time_limit, began) as arm,
             executor.partials(following, hi) as partials,
         ):
             for stop, partial in partials:
                 job.fold(partial)
+                arm()
                 done, following = following, stop  # the tally and `following` move together
                 if progress:
                     progress.advance(job.weight(done, stop))
@@ -288,16 +289,23 @@ def warming() -> Iterator[None]:
 
 
 @contextmanager
-def _time_limited(seconds: float | None) -> Iterator[None]:
-    """The run's time limit, from now, for `interrupt_point` to see."""
-    if seconds is None:
-        yield
-        return
-    _DEADLINES.append(time.perf_counter() + seconds)
+def _time_limited(seconds: float | None, began: float) -> Iterator[Callable[[], None]]:
+    """arm(): from then on `interrupt_point` sees the run's time limit (`seconds` from
+    `began`). The run arms it once a unit is done, so that every run, resumed or not,
+    finishes a unit at least: one unit longer than the limit would otherwise be begun
+    again by every resumed run, and never done."""
+    armed: list[bool] = []
+
+    def arm() -> None:
+        if seconds is not None and not armed:
+            armed.append(True)
+            _DEADLINES.append(began + seconds)
+
     try:
-        yield
+        yield arm
     finally:
-        _DEADLINES.pop()
+        if armed:
+            _DEADLINES.pop()  # a run inside a unit has popped its own by then
 
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)  # Ctrl-C; kill, a batch system's notice

@@ -206,6 +206,21 @@ def test_the_time_limit_stops_a_long_item_between_its_search_chunks():
     assert made == [0] and driver._DEADLINES == []  # cleared with the run
 
 
+def test_a_run_finishes_its_first_item_whatever_its_time_limit():
+    """The time limit is looked at inside an item only once the run has made one: an item
+    longer than the limit would otherwise be begun again by every resumed run, never done."""
+    model = Network(5000, 2).compile()
+
+    def make(i: int) -> items.Item:
+        outcome = backtrack.solve(model, i, backtrack.Policy(attempts=1))
+        return items.Item({"index": i, "status": outcome.status})
+
+    job = items.ItemJob("long items", 3, make)
+    report = driver.run(job, RunContext(time_limit=1e-9), None)
+    assert report.stopped == "time limit" and report.done == 1
+    assert [item.record for item in job.items] == [{"index": 0, "status": "solved"}]
+
+
 @pytest.mark.parametrize("size", [5000, 5])
 def test_the_first_item_compiles_up_to_its_first_pause_only(size):
     """The first item, made to compile the kernels before the run is timed, stops at its
