@@ -326,7 +326,7 @@ def fmt(spec, target, output):
     text = dump_dsl(doc.data) if target == "dsl" else dump_yaml(doc.data)
     if output:
         not_a_file(Path(output).parent, "-o", Path(output))
-        atomic_write(Path(output), text)
+        atomic_write(Path(output), text, "-o")
     else:
         click.echo(text, nl=False)
     return OK
@@ -397,7 +397,8 @@ def gallery(folders, spec, params, out, open_page, booklet):
     for folder in folders if booklet else ():
         click.echo(f"booklet: {write_booklet(Path(folder))}")
     sources = [Source(Path(f), Path(spec) if spec else None, overrides) for f in folders]
-    page = write_merged_gallery(sources, Path(out) if out else Path(folders[0]) / "index.html")
+    target = Path(out) if out else Path(folders[0]) / "index.html"
+    page = write_merged_gallery(sources, target, "--out" if out else None)
     click.echo(f"gallery: {page}")
     if open_page and not webbrowser.open(page.resolve().as_uri()):
         raise UsageError(f"--open: no web browser found here; open {page} yourself")

@@ -109,7 +109,10 @@ def held(folder: Path, flag: str = "--out") -> Iterator[None]:
     (exit 1). A folder made only to hold the lock goes again if nothing else was written."""
     folder = Path(folder)
     made = not folder.exists()
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a path the system refuses: /proc/x, a read-only disk
+        raise BuildError(f"{flag} {folder}: cannot make this folder ({exc.strerror})") from None
     lock = FileLock(folder / LOCK)
     try:
         lock.acquire(timeout=0)
@@ -130,20 +133,25 @@ def held(folder: Path, flag: str = "--out") -> Iterator[None]:
             lock.release()
 
 
-def atomic_write(path: Path, content: str | bytes) -> None:
+def atomic_write(path: Path, content: str | bytes, flag: str | None = None) -> None:
     """Write `content` to a temporary file beside `path`, then rename it into place.
 
-    The folder is created if it does not exist yet.
+    The folder is created if it does not exist yet. `flag`: the option that named `path`;
+    then a path the system refuses (/proc/x, a folder that cannot be made) is a BuildError
+    naming it, not an error of ours.
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     data = content.encode("utf-8") if isinstance(content, str) else content
     tmp = path.parent / f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         _write_new(str(tmp), data)  # mode 0666 less the umask, as the files of a set
         os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
+    except BaseException as exc:
+        with suppress(OSError):  # in a folder that could not be made, there is none
+            tmp.unlink(missing_ok=True)
+        if flag is not None and isinstance(exc, OSError):
+            raise BuildError(f"{flag} {path}: cannot write it here ({exc.strerror})") from None
         raise
 
 

@@ -115,9 +115,10 @@ def write_gallery(
     return target
 
 
-def write_merged_gallery(sources: list[Source], target: Path) -> Path:
-    """One page at `target` showing the builds of several folders together."""
-    atomic_write(target, gallery_html(sources, target.parent))
+def write_merged_gallery(sources: list[Source], target: Path, flag: str | None = None) -> Path:
+    """One page at `target` showing the builds of several folders together (`flag`: the
+    option that named `target`, for atomic_write)."""
+    atomic_write(target, gallery_html(sources, target.parent), flag)
     return target
 
 

@@ -108,6 +108,29 @@ def test_a_path_the_system_refuses_exits_1_in_one_line(tmp_path, capsys):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["build", QUEENS, "--out", "/proc/x", "-q"],
+        ["fmt", QUEENS, "--to", "dsl", "-o", "/proc/x"],
+        ["gallery", "FOLDER", "--out", "/proc/x.html"],
+    ],
+    ids=["build --out", "fmt -o", "gallery --out"],
+)
+def test_an_output_path_the_system_cannot_make_exits_1_in_one_line(argv, tmp_path, capsys):
+    """/proc refuses new entries with ENOENT, which the three commands took for a bug of
+    ours (exit 3)."""
+    assert main(["build", QUEENS, "--out", str(tmp_path / "q"), "-q"]) == 0
+    capsys.readouterr()
+    argv = [str(tmp_path / "q") if a == "FOLDER" else a for a in argv]
+    assert main(argv) == 1
+    lines = capsys.readouterr().err.strip().splitlines()
+    flag = argv[argv.index("/proc/x") - 1] if "/proc/x" in argv else "--out"
+    assert len(lines) == 1 and lines[0].startswith(f"error: {flag} /proc/x")
+    assert "No such file or directory" in lines[0]
+
+
 def test_an_internal_error_exits_3_and_keeps_the_traceback_in_a_log(monkeypatch, tmp_path, capsys):
     from epcg_spec.domains.space import problem
 
