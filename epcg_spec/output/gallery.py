@@ -29,6 +29,7 @@ from .result import read_result
 
 PAGE = "index.html"
 PICTURES = (".svg", ".png")  # in order of preference
+CARDS_AT_ONCE = 600  # cards the page draws at first, and at each "show more"
 TAG_VALUES = 12  # a text field with at most this many different values becomes a filter
 BIG = 10**15  # from here on, numbers are shown as 1.23 × 10¹⁵
 SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹"
@@ -130,7 +131,7 @@ def gallery_html(sources: list[Source], home: Path) -> str:
         records = _records(result)
         runs.append(_run_header(result, records, source, home))
         items += _items(result, records, source, home, index, len(sources) > 1)
-    data = {"runs": runs, **_fields(items), "items": items}
+    data = {"runs": runs, **_fields(items), "items": items, "page": CARDS_AT_ONCE}
     title = " + ".join(dict.fromkeys(run["spec"] for run in runs))
     template = resources.files(__package__).joinpath("gallery.html").read_text("utf-8")
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"))

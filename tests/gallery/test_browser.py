@@ -232,3 +232,44 @@ def test_the_page_follows_the_systems_light_or_dark_setting(built, browser):
 
     assert brightness(colours["dark"][0]) < 150 < brightness(colours["dark"][1])
     assert brightness(colours["light"][0]) > 600 > brightness(colours["light"][1])
+
+
+def test_a_large_build_is_drawn_a_page_at_a_time(built, browser, tmp_path, monkeypatch):
+    """The page draws CARDS_AT_ONCE cards, and as many more at each "show more"; a key or
+    the detail view reaching past them draws the rest up to the item; sorting starts over."""
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    from epcg_spec.output import gallery
+
+    monkeypatch.setattr(gallery, "CARDS_AT_ONCE", 3)
+    folder = tmp_path / "tracery"
+    shutil.copytree(built["tracery"], folder)
+    result = json.loads((folder / "result.json").read_text())
+    total = len(result["best"])
+    assert total > 6  # the test needs three pages
+    _open(browser, write_gallery(folder))
+    more = browser.find_element("id", "more")
+    assert _shown(browser) == [0, 1, 2]
+    assert more.text == f"show 3 more of the {total - 3} not drawn yet"
+    assert browser.find_element("id", "shown").text == f"{total} of {total} shown"
+    more.click()
+    assert _shown(browser) == [0, 1, 2, 3, 4, 5]
+    browser.find_elements("css selector", "#grid .card")[0].send_keys(Keys.END)
+    assert _shown(browser) == list(range(total)) and not more.is_displayed()
+    assert browser.switch_to.active_element.get_attribute("data-i") == str(total - 1)
+    Select(browser.find_element("id", "sort")).select_by_value("rank")
+    high_first = sorted(range(total), key=lambda i: (-result["best"][i]["rank"], i))
+    assert _shown(browser) == high_first[:3]
+    browser.find_elements("css selector", "#grid .card")[2].click()
+    for _ in range(3):  # on to the sixth item of the order, two past the cards drawn
+        browser.find_element("id", "next").click()
+    browser.find_element("id", "close").click()
+    focused = str(high_first[5])  # once the dialog's close event has come
+
+    def on_it(b) -> bool:
+        return b.switch_to.active_element.get_attribute("data-i") == focused
+
+    WebDriverWait(browser, 5).until(on_it)
+    assert _shown(browser) == high_first[:6]
+    assert _problems(browser) == []
