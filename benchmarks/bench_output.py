@@ -1,6 +1,6 @@
 """The cost of writing a large build's result.json and page, against the checks they skip.
 
-    python benchmarks/bench_output.py [--seconds S] [--rounds N] [--smoke]
+    python benchmarks/bench_output.py [--seconds S] [--rounds N] [--browser] [--smoke]
 
 Builds minimal 9 x 9 Sudoku puzzles for S seconds (default 4) into a scratch folder, then
 times, in alternating rounds, the best of each:
@@ -9,6 +9,9 @@ times, in alternating rounds, the best of each:
                    text with the whole result checked against the schema (before)
     page           the page the build writes (its result.json read unchecked) against the
                    page `epcg-spec gallery` writes (checked against both schemas)
+    opening        with --browser: opening the page in Debian's headless Chromium (until
+                   its load event, the cards drawn), CARDS_AT_ONCE cards drawn against every
+                   card drawn at once (before)
 
 `--smoke`: a tenth of a second of puzzles and one round, to check that it runs.
 """
@@ -25,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import epcg_spec  # noqa: E402
-from epcg_spec.output import result  # noqa: E402
+from epcg_spec.output import gallery, result  # noqa: E402
 from epcg_spec.output.gallery import write_gallery  # noqa: E402
 from epcg_spec.output.jsontext import dumps  # noqa: E402
 
@@ -47,6 +50,29 @@ def checked_whole(data: dict) -> str:
     """result.json's text as it was made before: the whole result checked."""
     assert not result.validate_data(data, result.RESULT_SCHEMA)
     return dumps(data) + "\n"
+
+
+def chromium():
+    """A headless Chromium through selenium, at Debian's paths."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
+        options.add_argument(arg)
+    options.add_argument("--window-size=1280,900")
+    service = Service(executable_path="/usr/bin/chromedriver")
+    return webdriver.Chrome(service=service, options=options)
+
+
+def page_drawing(folder: Path, cards: int) -> Path:
+    """The build's page, drawing `cards` cards at first."""
+    gallery.CARDS_AT_ONCE, drawn = cards, gallery.CARDS_AT_ONCE
+    try:
+        return write_gallery(folder, checked=False).rename(folder / f"page-{cards}.html")
+    finally:
+        gallery.CARDS_AT_ONCE = drawn
 
 
 def best_of(rounds: int, pairs: dict[str, tuple[Callable, Callable]]) -> None:
@@ -81,6 +107,15 @@ def main() -> int:
                 ),
             },
         )
+        if "--browser" in sys.argv:
+            browser = chromium()
+            now = page_drawing(folder, gallery.CARDS_AT_ONCE).resolve().as_uri()
+            before = page_drawing(folder, len(data["best"])).resolve().as_uri()
+            try:
+                opening = (lambda: browser.get(now), lambda: browser.get(before))
+                best_of(rounds, {"opening": opening})
+            finally:
+                browser.quit()
     return 0
 
 
