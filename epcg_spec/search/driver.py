@@ -250,10 +250,19 @@ class LocalExecutor:
 
 
 _INTERRUPTED = threading.Event()  # the first Ctrl-C of the run under way
-_DEADLINES: list[float] = []  # when the --time-limit of each run under way ends
 
 
-_local = threading.local()  # .warming: this thread makes a unit to compile its kernels
+class _Local(threading.local):
+    """What one thread's runs hold: the units it makes are its own runs' alone."""
+
+    warming = False  # this thread makes a unit to compile its kernels
+    deadlines: list[float]  # when the --time-limit of each of its runs under way ends
+
+    def __init__(self) -> None:
+        self.deadlines = []
+
+
+_local = _Local()
 
 
 class TimeUp(BaseException):
@@ -272,9 +281,9 @@ def interrupt_point() -> None:
     folded in: a resumed run makes it."""
     if _INTERRUPTED.is_set():
         raise KeyboardInterrupt
-    if getattr(_local, "warming", False):
+    if _local.warming:
         raise Warmed
-    if _DEADLINES and time.perf_counter() >= min(_DEADLINES):
+    if _local.deadlines and time.perf_counter() >= min(_local.deadlines):
         raise TimeUp
 
 
@@ -299,13 +308,13 @@ def _time_limited(seconds: float | None, began: float) -> Iterator[Callable[[], 
     def arm() -> None:
         if seconds is not None and not armed:
             armed.append(True)
-            _DEADLINES.append(began + seconds)
+            _local.deadlines.append(began + seconds)
 
     try:
         yield arm
     finally:
         if armed:
-            _DEADLINES.pop()  # a run inside a unit has popped its own by then
+            _local.deadlines.pop()  # a run inside a unit has popped its own by then
 
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)  # Ctrl-C; kill, a batch system's notice

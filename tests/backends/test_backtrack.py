@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pytest
 
@@ -194,7 +196,7 @@ def test_the_time_limit_stops_a_long_item_between_its_search_chunks():
 
     def make(i: int) -> items.Item:
         if i == 1:
-            driver._DEADLINES[-1] = 0.0  # the time limit is met during item 1's search
+            driver._local.deadlines[-1] = 0.0  # the time limit is met during item 1's search
         outcome = backtrack.solve(model, i, backtrack.Policy(attempts=1))
         made.append(i)
         return items.Item({"index": i, "status": outcome.status})
@@ -203,7 +205,7 @@ def test_the_time_limit_stops_a_long_item_between_its_search_chunks():
     report = driver.run(job, RunContext(time_limit=3600), None)
     assert report.stopped == "time limit" and report.done == 1
     assert [item.record for item in job.items] == [{"index": 0, "status": "solved"}]
-    assert made == [0] and driver._DEADLINES == []  # cleared with the run
+    assert made == [0] and driver._local.deadlines == []  # cleared with the run
 
 
 def test_a_run_finishes_its_first_item_whatever_its_time_limit():
@@ -240,3 +242,28 @@ def test_the_first_item_compiles_up_to_its_first_pause_only(size):
         {"index": i, "status": "solved"} for i in range(2)
     ]
     assert entered == ([0, 0, 1] if size == 5000 else [0, 1])
+
+
+def test_a_time_limit_met_on_one_thread_stops_no_run_on_another():
+    """Runs of the Python API on two threads: the limit of one, met, stopped the other's
+    item (with no limit of its own) at its search's next pause, as "time limit"."""
+    model = Network(5000, 2).compile()
+    other: dict[str, driver.Report] = {}
+
+    def make_other(i: int) -> items.Item:
+        outcome = backtrack.solve(model, i, backtrack.Policy(attempts=1))
+        return items.Item({"index": i, "status": outcome.status})
+
+    def run_other() -> None:
+        other["report"] = driver.run(items.ItemJob("other", 1, make_other), RunContext(), None)
+
+    def make(i: int) -> items.Item:
+        if i == 1:
+            driver._local.deadlines[-1] = 0.0  # this run's time limit is met during item 1
+            helper = threading.Thread(target=run_other)
+            helper.start()
+            helper.join(timeout=120)
+        return items.Item({"index": i})
+
+    driver.run(items.ItemJob("limited", 2, make), RunContext(time_limit=3600), None)
+    assert other["report"].stopped is None and other["report"].done == 1
