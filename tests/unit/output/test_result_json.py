@@ -44,3 +44,13 @@ def test_a_short_list_is_checked_whole():
     best[result.SELF_CHECKED]["rank"] = -1
     with pytest.raises(EpcgError, match="internal error"):
         result.result_json({**FIELDS, "best": best})
+
+
+def test_the_error_names_a_bad_last_element_by_its_own_index():
+    """The check reads a sample of the list; its message named the sample's index (199 of
+    200), not the element's in result.json."""
+    n = 3 * result.SELF_CHECKED
+    best = _best(n)
+    best[-1]["rank"] = "one"
+    with pytest.raises(EpcgError, match=rf"best\[{n - 1}\]\.rank"):
+        result.result_json({**FIELDS, "best": best})
