@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 
@@ -197,8 +198,9 @@ class WfcProblem:
                 found, complete = 0, True
             else:
                 check = checks.check_of(run)
+                left = _time_left(ctx, time.perf_counter() - began)
                 found, complete, report = backtrack.run_count(
-                    model, ctx, limit, base=base, check=check
+                    model, left, limit, base=base, check=check
                 )
             stopped = report.stopped if report else None
             counts.append({"run": run.name, "count": found, "complete": complete})
@@ -216,6 +218,18 @@ class WfcProblem:
             counts=counts,
         )
         return RunOutput(result=result, summary=summary, stopped=stopped)
+
+
+def _time_left(ctx: RunContext, spent: float) -> RunContext:
+    """`ctx` with what is left of its time limit and budget after `spent` seconds: the runs
+    of one count share them."""
+    return dataclasses.replace(
+        ctx,
+        time_limit=None if ctx.time_limit is None else max(ctx.time_limit - spent, 1e-9),
+        budget_seconds=None
+        if ctx.budget_seconds is None
+        else max(ctx.budget_seconds - spent, 1e-9),
+    )
 
 
 OPEN_COUNT_DIGITS = 9  # a map with up to 10**9 outputs is counted without being asked to stop

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 
 import pytest
 
+import epcg_spec
 from epcg_spec.cli.main import main
+from epcg_spec.search import backtrack
 from tests.domains.wfc.paths import DATA, PIPES
 
 SAMPLES_XML = """<samples>
@@ -139,3 +142,19 @@ def test_count_and_explain_through_the_cli(write_spec, capsys):
     assert json.loads(capsys.readouterr().out)["count"] == 7
     assert main(["explain", str(spec)]) == 0
     assert "12 variants" in capsys.readouterr().out
+
+
+def test_the_runs_of_one_count_share_its_time_limit(samples, monkeypatch):
+    """Each run of a count had the whole --time-limit, so a spec of three runs could count
+    for three times as long."""
+    limits = []
+
+    def counted(model, ctx, limit, **options):
+        limits.append(ctx.time_limit)
+        time.sleep(0.1)
+        return 5, True, None
+
+    monkeypatch.setattr(backtrack, "run_count", counted)
+    epcg_spec.load(samples).count(time_limit=60)
+    assert len(limits) == 3 and limits[0] <= 60
+    assert limits[1] <= limits[0] - 0.1 and limits[2] <= limits[1] - 0.1
