@@ -7,6 +7,8 @@ times, in alternating rounds, the best of each:
 
     result.json    result_json (its own check on a long list's two ends) against the same
                    text with the whole result checked against the schema (before)
+    text           jsontext.dumps against the format spelled out plainly (the tests'
+                   reference, tests/oracles/jsontext_oracle.py)
     page           the page the build writes (its result.json read unchecked) against the
                    page `epcg-spec gallery` writes (checked against both schemas)
     opening        with --browser: opening the page in Debian's headless Chromium (until
@@ -31,6 +33,7 @@ import epcg_spec  # noqa: E402
 from epcg_spec.output import gallery, result  # noqa: E402
 from epcg_spec.output.gallery import write_gallery  # noqa: E402
 from epcg_spec.output.jsontext import dumps  # noqa: E402
+from tests.oracles.jsontext_oracle import pretty  # noqa: E402
 
 SMOKE = "--smoke" in sys.argv[1:]
 SPEC = """\
@@ -101,6 +104,7 @@ def main() -> int:
             rounds,
             {
                 "result.json": (lambda: result.result_json(data), lambda: checked_whole(data)),
+                "text": (lambda: dumps(data), lambda: pretty(data)),
                 "page": (
                     lambda: write_gallery(folder, checked=False),
                     lambda: write_gallery(folder),
