@@ -31,8 +31,8 @@ def format_state(arrays: list[ArraySymbol], state: list[int]) -> dict[str, list[
 def result_json(result: dict[str, Any]) -> str:
     """result.json's text: checked against the schema, keys in a fixed order. A list of
     over 2 x SELF_CHECKED elements (a build's items, made by one piece of code each) is
-    checked on its first and last SELF_CHECKED: the whole took 62 us an item, 6 s for
-    100,000 puzzles."""
+    checked on its first and last SELF_CHECKED, as checking every item of a large build
+    took seconds (docs/benchmarks.md, "Writing a large build")."""
     problems = validate_data(_sampled(result), RESULT_SCHEMA)
     if problems:  # the whole, so that the message names the element by its own index
         problems = validate_data(result, RESULT_SCHEMA)
