@@ -325,10 +325,10 @@ def _interruptible() -> Iterator[threading.Event]:
     """Ctrl-C (or SIGTERM) sets a flag the loop reads between chunks (and
     `interrupt_point` inside a unit); a second one stops at once."""
     flag = _INTERRUPTED
-    flag.clear()
     if threading.current_thread() is not threading.main_thread():
-        yield flag
+        yield flag  # only the main thread's run owns the flag: a Ctrl-C pending stays
         return
+    flag.clear()
 
     def handler(signum, frame):
         if flag.is_set():

@@ -267,3 +267,24 @@ def test_a_time_limit_met_on_one_thread_stops_no_run_on_another():
 
     driver.run(items.ItemJob("limited", 2, make), RunContext(time_limit=3600), None)
     assert other["report"].stopped is None and other["report"].done == 1
+
+
+def test_a_run_on_another_thread_leaves_a_pending_ctrl_c_to_the_main_run():
+    """A run started on a helper thread cleared the flag of a Ctrl-C the main thread's run
+    had not yet seen, which then ran on to its end."""
+    model = Network(5000, 2).compile()
+    made = []
+
+    def make(i: int) -> items.Item:
+        if i == 1:
+            driver._INTERRUPTED.set()  # the first Ctrl-C, during item 1
+            other = items.ItemJob("other", 1, lambda k: items.Item({"other": k}))
+            helper = threading.Thread(target=driver.run, args=(other, RunContext(), None))
+            helper.start()
+            helper.join()
+        outcome = backtrack.solve(model, i, backtrack.Policy(attempts=1))
+        made.append(i)
+        return items.Item({"index": i, "status": outcome.status})
+
+    report = driver.run(items.ItemJob("long items", 3, make), RunContext(), None)
+    assert report.stopped == "interrupted" and report.done == 1 and made == [0]
