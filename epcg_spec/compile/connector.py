@@ -19,7 +19,9 @@ import hashlib
 import importlib.util
 import json
 import keyword
+import site
 import sys
+import sysconfig
 from collections.abc import Iterable
 from contextlib import suppress
 from functools import cache
@@ -99,7 +101,31 @@ class _UserProvided(_Fingerprinted, caching.UserProvidedCacheLocator):
 
 
 class _InTree(_Fingerprinted, caching.InTreeCacheLocator):
-    pass
+    """Beside the source, as numba keeps it, but for an installed package: `pip uninstall`
+    leaves the cache files behind, and the folder they keep then hides an editable install
+    of the package (`import epcg_spec` finds a namespace package). Those kernels go to the
+    user-wide cache instead."""
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if _installed(py_file):
+            return None
+        return super().from_function(py_func, py_file)
+
+
+def _installed(py_file: str) -> bool:
+    """Whether `py_file` lies in a folder pip installs packages into."""
+    path = Path(py_file).resolve()
+    return any(path.is_relative_to(folder) for folder in _install_folders())
+
+
+@cache
+def _install_folders() -> tuple[Path, ...]:
+    paths = sysconfig.get_paths()
+    folders = {paths["purelib"], paths["platlib"], *site.getsitepackages()}
+    if site.ENABLE_USER_SITE:
+        folders.add(site.getusersitepackages())
+    return tuple(Path(f).resolve() for f in folders)
 
 
 class _UserWide(_Fingerprinted, caching.UserWideCacheLocator):

@@ -11,6 +11,7 @@ import random
 import signal
 import subprocess
 import sys
+import sysconfig
 import textwrap
 import time
 from pathlib import Path
@@ -128,6 +129,19 @@ def test_numba_cache_of_package_kernels_follows_inlined_sources(tmp_path, monkey
         assert locator.get_source_stamp() != before
     finally:
         connector._package_fingerprint.cache_clear()
+
+
+def test_kernels_of_an_installed_package_are_not_cached_beside_their_source():
+    """numba keeps a kernel's cache beside its source where it can write there: in an
+    installed package, files `pip uninstall` leaves behind (their folder then hid an
+    editable install of the package). There they go to the user-wide cache."""
+    kernel = kpermutation.kpermutation_unrank.py_func
+    installed = Path(sysconfig.get_paths()["purelib"]) / "epcg_spec" / "spaces" / "x.py"
+    assert connector._installed(str(installed))
+    assert connector._InTree.from_function(kernel, str(installed)) is None
+    source = kpermutation.__file__
+    assert not connector._installed(source)  # the tests run the checkout
+    assert type(connector._InTree.from_function(kernel, source)).__name__ == "_InTree"
 
 
 def test_saved_import_lists_change_no_key_and_bad_ones_are_parsed_again(tmp_path, monkeypatch):
