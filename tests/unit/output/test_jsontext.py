@@ -20,7 +20,7 @@ VALUES = st.recursive(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(VALUES)
 def test_dumps_writes_the_format_and_reads_back(value):
     text = dumps(value)
