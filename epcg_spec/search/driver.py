@@ -303,11 +303,12 @@ def _time_limited(seconds: float | None, began: float) -> Iterator[Callable[[], 
     `began`). The run arms it once a unit is done, so that every run, resumed or not,
     finishes a unit at least: one unit longer than the limit would otherwise be begun
     again by every resumed run, and never done."""
-    armed: list[bool] = []
+    armed = False
 
     def arm() -> None:
+        nonlocal armed
         if seconds is not None and not armed:
-            armed.append(True)
+            armed = True
             _local.deadlines.append(began + seconds)
 
     try:
