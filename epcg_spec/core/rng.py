@@ -4,9 +4,9 @@ One family, SplitMix64, serves kernels and Python alike:
 
 - `stream_state(seed, i)`: the 64-bit start of stream i of a run seeded `seed`, a fixed
   function of both (attempt i of a search, text i of a grammar, the element of a tree).
-- `mix64` (SplitMix64's finaliser) and `next_unit` (a uniform float from a one-element uint64
-  state array) are numba kernels, callable from kernels and from Python; `SplitMix64` is
-  the same stream as a Python object, with exact integers of any size (`below`).
+- its draws are numba kernels, callable from kernels and from Python, so they live with the
+  other kernels: search/splitmix.py (`mix64`, `next_unit`, and `SplitMix64`, the same stream
+  as a Python object). This module imports no numba: validating a spec needs none.
 
 Two other generators stay, because tests and documented examples pin the content they make
 (the same spec and seed must give the same bytes): `mersenne` (Python's Mersenne Twister,
@@ -20,14 +20,12 @@ from __future__ import annotations
 import random
 
 import numpy as np
-from numba import njit
 
 GOLDEN = 0x9E3779B97F4A7C15
 """SplitMix64's increment (2**64 over the golden ratio); also spreads seeds apart."""
 STREAM = 0xD1B54A32D192ED03
 """An odd multiplier that spreads stream indices apart."""
 MASK64 = (1 << 64) - 1
-UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 
 def stream_state(seed: int, stream: int) -> int:
@@ -39,46 +37,6 @@ def item_seed(seed: int, index: int) -> int:
     """The seed of item `index` of a run seeded `seed`, for the kinds that seed items one by
     one (Sudoku puzzles, WFC outputs, PPG puzzles): seed + index."""
     return seed + index
-
-
-@njit(cache=True, _nrt=False)
-def mix64(x):
-    """SplitMix64's finaliser: a well-spread 64-bit hash of x."""
-    x = np.uint64(x)
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
-@njit(cache=True, _nrt=False)
-def next_unit(rng):
-    """A uniform float in [0, 1) with 53 random bits; `rng` is a one-element uint64 array."""
-    rng[0] += np.uint64(GOLDEN)
-    return float(mix64(rng[0]) >> np.uint64(11)) * UNIT
-
-
-class SplitMix64:
-    """Stream `stream` of a run seeded `seed`, drawn from Python: the same on every machine."""
-
-    def __init__(self, seed: int, stream: int = 0) -> None:
-        self.state = stream_state(seed, stream)
-
-    def next64(self) -> int:
-        self.state = (self.state + GOLDEN) & MASK64
-        return int(mix64(np.uint64(self.state)))
-
-    def below(self, n: int) -> int:
-        """A uniform integer in [0, n), exact for any n (rejection sampling)."""
-        if n <= 0:
-            raise ValueError("below(n) needs n > 0")
-        bits = (n - 1).bit_length() or 1
-        while True:
-            value = 0
-            for _ in range(-(-bits // 64)):
-                value = value << 64 | self.next64()
-            value >>= -bits % 64
-            if value < n:
-                return value
 
 
 def mersenne(seed: int, stream: int) -> random.Random:

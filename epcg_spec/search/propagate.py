@@ -88,7 +88,8 @@ from collections import namedtuple
 import numpy as np
 from numba import config, literal_unroll, njit, types
 
-from ..core.rng import mix64, next_unit
+from ..compile import connector as _connector  # noqa: F401  (the numba cache of these kernels)
+from .splitmix import mix64, next_unit
 from .subroutine import subroutine
 
 if config.DISABLE_JIT:  # plain Python (coverage runs): the intrinsic only exists compiled

@@ -21,8 +21,9 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from ...core.rng import mix64, next_unit
+from ...compile import connector as _connector  # noqa: F401  (the numba cache of these kernels)
 from ...search.propagate import MRV_NOISE
+from ...search.splitmix import mix64, next_unit
 from .network import units
 
 Board = namedtuple("Board", "units peers cell_units popcount cand done queue pick rest")
