@@ -6,12 +6,8 @@
 See docs/api.md for the whole API.
 """
 
-# isort: skip_file
-# numba's cache of the package's kernels follows the sources they inline, so the connector
-# that registers its cache locator is imported before any module that defines a kernel
-from .compile import connector as _connector  # noqa: F401
-from .core.version import __version__
-from .api import Result, Spec, load, loads
+from typing import TYPE_CHECKING, Any
+
 from .core.errors import (
     BuildError,
     Diagnostic,
@@ -21,6 +17,21 @@ from .core.errors import (
     SpecError,
     UsageError,
 )
+from .core.version import __version__
+
+if TYPE_CHECKING:
+    from .api import Result, Spec, load, loads
+
+
+def __getattr__(name: str) -> Any:
+    """The API's names, imported on first use: `epcg-spec --version`, `validate` and the
+    other commands that compile nothing then start without numba."""
+    if name in {"Result", "Spec", "load", "loads"}:
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "BuildError",

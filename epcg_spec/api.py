@@ -31,7 +31,6 @@ from .core.files import held, not_a_file
 from .output.gallery import write_gallery
 from .output.jsontext import dumps
 from .output.result import write_outputs
-from .search import gpu
 from .search.cluster import connected
 from .spec.load import Loaded, check_document, parse_document, read_text
 from .spec.params import parse_overrides
@@ -211,7 +210,7 @@ class Spec:
             device=device,
         )
         if device == "gpu":
-            gpu.cuda()  # no CUDA device (nor the simulator): exit 2 at once
+            _cuda()  # no CUDA device (nor the simulator): exit 2 at once
         if not force:
             budget.refuse_oversize(problem, ctx, Path(out) if out is not None else Path.cwd())
         if out is None:
@@ -271,7 +270,7 @@ class Spec:
             device=device,
         )
         if device == "gpu":
-            gpu.cuda()
+            _cuda()
         with connected(scheduler, ctx):
             result = Result.of(problem.count(ctx, constrained))
         if result.stopped == "too long":
@@ -496,3 +495,10 @@ def _shard(shard: tuple[int, int] | str | None) -> tuple[int, int]:
     if not whole or not 0 <= index < count:
         raise UsageError(f"shard {shard!r}: give (I, N) or 'I/N' with 0 <= I < N, e.g. (0, 4)")
     return index, count
+
+
+def _cuda() -> None:
+    """Exit 2 at once where --device gpu cannot run (numba.cuda imported only then)."""
+    from .search.gpu import cuda
+
+    cuda()

@@ -133,7 +133,7 @@ class _UserWide(_Fingerprinted, caching.UserWideCacheLocator):
 
 
 # before numba's own locators, in their order: every epcg_spec kernel is decorated after
-# this runs, as the package's __init__ imports this module
+# this runs, as every module that imports numba imports this module (a test checks)
 caching.CacheImpl._locator_classes[:0] = [_UserProvided, _InTree, _UserWide]
 
 

@@ -1,3 +1,3 @@
 """The floor every other layer stands on, importing nothing above it: the run context and
 output, errors, atomic and contained writes, the cache location, result.json's base fields,
-the seeded random streams and the version."""
+and the version."""

@@ -47,6 +47,7 @@ from typing import Protocol
 import numpy as np
 from numba import njit
 
+from ..compile import connector as _connector  # noqa: F401  (the numba cache of these kernels)
 from ..core.context import RunContext
 from ..core.rng import stream_state
 from . import driver

@@ -34,6 +34,8 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
+from ..compile import connector as _connector  # noqa: F401  (the numba cache of these kernels)
+
 RUNS_PER_THREAD = 64  # runs handed out per thread by each_run: unequal blocks still balance
 CLAIMS_PER_THREAD = 256  # likewise for each_claimed, where a run costs one atomic add
 SORT_PART = 1 << 16  # the fewest values one thread sorts in sorted_side_by_side

@@ -15,6 +15,7 @@ from types import ModuleType
 import numba
 import numpy as np
 
+from ..compile import connector as _connector  # noqa: F401  (the numba cache of these kernels)
 from ..core.context import RunContext
 from . import driver, exhaustive_gpu
 from .blocks import each_claimed, own_lines

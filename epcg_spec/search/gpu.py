@@ -13,6 +13,7 @@ from types import ModuleType
 import numba
 import numpy as np
 
+from ..compile import connector as _connector  # noqa: F401  (the numba cache of these kernels)
 from ..core.errors import UsageError
 
 

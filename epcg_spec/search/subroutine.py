@@ -20,6 +20,8 @@ from numba import config, types
 from numba.core import compiler
 from numba.extending import intrinsic
 
+from ..compile import connector as _connector  # noqa: F401  (the numba cache of these kernels)
+
 
 def subroutine(
     returns: types.Type, inline: bool = False, pick: Callable | None = None

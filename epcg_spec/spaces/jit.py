@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from ..compile import connector as _connector  # noqa: F401  (the numba cache of these kernels)
+
 # Inlined at numba-IR level into each caller. A call that stays a call costs atomic refcount
 # operations on every array argument (numba does not prune them across calls): a combination
 # increment through the generated space_skip measured 25-38 million/s as calls and 965

@@ -68,7 +68,7 @@ def parse_document(text: str, path: Path) -> Document:
             return fmt.read(path, text)
     if doc is not None:
         return doc
-    known = sorted({*SPEC_SUFFIXES, *(s for f in registry.formats() for s in f.suffixes)})
+    known = sorted(_spec_suffixes())
     raise UsageError(f"{path}: not a spec file (known file types: {', '.join(known)})")
 
 
@@ -109,10 +109,10 @@ def check_document(doc: Document, params: dict[str, Any]) -> Loaded:
 
 def discover(paths: Iterable[Path]) -> Iterator[tuple[Path, bool]]:
     """Spec files under `paths`: (path, explicit) with explicit False for folder finds."""
-    suffixes = {*SPEC_SUFFIXES, *(s for f in registry.formats() for s in f.suffixes)}
     for path in paths:
         path = Path(path)
         if path.is_dir():
+            suffixes = _spec_suffixes()
             for found in _files_under(path):
                 hidden = any(part.startswith(".") for part in found.relative_to(path).parts)
                 # not is_file(): a pipe or a broken link named like a spec is reported
@@ -121,6 +121,12 @@ def discover(paths: Iterable[Path]) -> Iterator[tuple[Path, bool]]:
                     yield found, False
         else:
             yield path, True
+
+
+def _spec_suffixes() -> set[str]:
+    """The suffixes of spec files and of every kind's file formats (each kind imported: a
+    folder's files are looked through, not a single file's)."""
+    return {*SPEC_SUFFIXES, *(s for f in registry.formats() for s in f.suffixes)}
 
 
 def _files_under(folder: Path) -> list[Path]:

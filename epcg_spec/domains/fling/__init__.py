@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...compile.options import OPTIONS
 from ...spec.document import Document
 from .load import load_fling_spec
 from .model import FlingSpec
-from .problem import FlingAnalysis, FlingPuzzle
+
+if TYPE_CHECKING:  # the kernels are imported only when a spec is compiled
+    from .problem import FlingAnalysis, FlingPuzzle
 
 
 class FlingDomain:
@@ -27,6 +29,8 @@ class FlingDomain:
         return load_fling_spec(doc, params)
 
     def compile(self, spec: FlingSpec) -> FlingAnalysis | FlingPuzzle:
+        from .problem import FlingAnalysis, FlingPuzzle
+
         return FlingAnalysis(spec) if spec.layers is not None else FlingPuzzle(spec)
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from ...compile import connector as _connector  # noqa: F401  (the numba cache of these kernels)
 from ...core.errors import BuildError
 from .kernels import MAX_MOVES, ZERO, Geometry, is_legal, piece_count
 from .kernels import apply_move as _inlined_apply

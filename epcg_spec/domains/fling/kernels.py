@@ -25,6 +25,9 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+from ...compile import connector as _connector  # noqa: F401  (the numba cache of these kernels)
+from .model import MAX_CELLS
+
 kernel = njit(cache=True, inline="always")
 # Small kernels are called: LLVM inlines them, while numba would type a copy at every site.
 called = njit(cache=True)
@@ -32,7 +35,6 @@ called = njit(cache=True)
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
 DIRECTIONS = ("right", "left", "down", "up")
-MAX_CELLS = 64
 MAX_MOVES = 4 * MAX_CELLS  # room for the moves of any board
 MAX_PREDECESSORS = 4 * MAX_CELLS  # an empty cell and a direction give at most one
 STATE_TYPE = np.uint64  # a board: one bit per cell

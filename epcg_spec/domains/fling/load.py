@@ -9,8 +9,7 @@ from ...core.errors import Diagnostic, SpecError
 from ...spec.document import Document
 from ...spec.document import Path as DocPath
 from ...spec.params import integer_field, resolve_params
-from .kernels import MAX_CELLS
-from .model import FlingSpec, Layers, Selection
+from .model import MAX_CELLS, FlingSpec, Layers, Selection
 
 DEFAULT_WIDTH, DEFAULT_HEIGHT = 7, 8
 DEFAULT_TOP = 5

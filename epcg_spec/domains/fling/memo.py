@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...compile import connector as _connector  # noqa: F401  (the numba cache of these kernels)
+
 START = np.int64(1024)  # slots of a new table (a power of two)
 _MIX_A = np.uint64(0x9E3779B97F4A7C15)
 _MIX_B = np.uint64(0xC2B2AE3D27D4EB4F)

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from ...spec.document import Document
 
+MAX_CELLS = 64  # a board is one uint64 of bits, one a cell
+
 
 @dataclass(frozen=True)
 class Layers:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...compile.options import OPTIONS
 from ...spec.document import Document
 from .load import load_nested_spec
 from .model import NestedSpec
-from .problem import NestedProblem
+
+if TYPE_CHECKING:  # the kernels are imported only when a spec is compiled
+    from .problem import NestedProblem
 
 
 class NestedDomain:
@@ -27,6 +29,8 @@ class NestedDomain:
         return load_nested_spec(doc, params)
 
     def compile(self, spec: NestedSpec) -> NestedProblem:
+        from .problem import NestedProblem
+
         return NestedProblem(spec)
 
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...spec.document import Document
 from .formats import PPG_YAML
 from .load import load_ppg_spec
 from .model import PpgSpec
-from .problem import PpgProblem
+
+if TYPE_CHECKING:  # the kernels are imported only when a spec is compiled
+    from .problem import PpgProblem
 
 
 class PpgDomain:
@@ -29,6 +31,8 @@ class PpgDomain:
         return load_ppg_spec(doc, params)
 
     def compile(self, spec: PpgSpec) -> PpgProblem:
+        from .problem import PpgProblem
+
         return PpgProblem(spec)
 
 

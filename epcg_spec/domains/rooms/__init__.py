@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...compile.options import OPTIONS
 from ...spec.document import Document
 from .load import load_rooms_spec
 from .model import RoomsSpec
-from .problem import RoomsProblem
+
+if TYPE_CHECKING:  # the kernels are imported only when a spec is compiled
+    from .problem import RoomsProblem
 
 
 class RoomsDomain:
@@ -27,6 +29,8 @@ class RoomsDomain:
         return load_rooms_spec(doc, params)
 
     def compile(self, spec: RoomsSpec) -> RoomsProblem:
+        from .problem import RoomsProblem
+
         return RoomsProblem(spec)
 
 

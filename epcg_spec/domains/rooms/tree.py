@@ -9,7 +9,6 @@ from typing import Any
 from ...core.errors import Diagnostic, SpecError, UsageError
 from ...spec.document import Document
 from ...spec.load import load_spec
-from ..nested.generate import Universe
 from .model import Room
 
 DEFAULT_DEPTH = 2
@@ -114,6 +113,8 @@ def nested_tree(doc: Document) -> tuple[Room, ...]:
                 f"types: {', '.join(nested.types)}, or 'default'",
             )
         )
+    from ..nested.generate import Universe  # its numba kernels: only for a tree of nested's
+
     universe = Universe(nested, options.get("seed", nested.seed))
     try:
         element = universe.at(options["at"]) if "at" in options else universe.root()

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...spec.document import Document
 from .load import load_space_spec
 from .model import SpaceSpec
-from .problem import SpaceProblem
 from .render import best_pictures
+
+if TYPE_CHECKING:  # the kernels are imported only when a spec is compiled
+    from .problem import SpaceProblem
 
 
 class SpaceDomain:
@@ -33,6 +35,8 @@ class SpaceDomain:
         return load_space_spec(doc, params)
 
     def compile(self, spec: SpaceSpec) -> SpaceProblem:
+        from .problem import SpaceProblem
+
         return SpaceProblem(spec)
 
     def merged_files(self, result: dict[str, Any]) -> dict[str, str]:

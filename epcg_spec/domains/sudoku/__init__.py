@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...spec.document import Document
 from .load import load_sudoku_spec
 from .model import SudokuSpec
-from .problem import SudokuProblem
+
+if TYPE_CHECKING:  # the kernels are imported only when a spec is compiled
+    from .problem import SudokuProblem
 
 
 class SudokuDomain:
@@ -26,6 +28,8 @@ class SudokuDomain:
         return load_sudoku_spec(doc, params)
 
     def compile(self, spec: SudokuSpec) -> SudokuProblem:
+        from .problem import SudokuProblem
+
         return SudokuProblem(spec)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...compile import connector as _connector  # noqa: F401  (the numba cache of these kernels)
 from ...search.backtrack import BEGIN, NO_CAP, SEARCH, engine
 from ...search.propagate import (
     MRV,

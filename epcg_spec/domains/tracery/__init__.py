@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...compile.options import OPTIONS
 from ...spec.document import Document
 from .formats import TRACERY_JSON
 from .load import load_tracery_spec
 from .model import TracerySpec
-from .problem import TraceryProblem
+
+if TYPE_CHECKING:  # the kernels are imported only when a spec is compiled
+    from .problem import TraceryProblem
 
 
 class TraceryDomain:
@@ -30,6 +32,8 @@ class TraceryDomain:
         return load_tracery_spec(doc, params)
 
     def compile(self, spec: TracerySpec) -> TraceryProblem:
+        from .problem import TraceryProblem
+
         return TraceryProblem(spec)
 
 

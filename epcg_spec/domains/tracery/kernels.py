@@ -19,6 +19,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from ...compile import connector as _connector  # noqa: F401  (the numba cache of these kernels)
 from ...search.expand import CAPTURE, EFFECT, EMIT, PICK, SEQ
 
 EMIT_TEXT, EMIT_VALUE = 0, 1

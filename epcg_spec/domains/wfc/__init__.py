@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...spec.document import Document
 from .formats import FORMATS
 from .load import load_wfc_spec
 from .model import WfcSpec
-from .problem import WfcProblem
+
+if TYPE_CHECKING:  # the kernels are imported only when a spec is compiled
+    from .problem import WfcProblem
 
 
 class WfcDomain:
@@ -29,6 +31,8 @@ class WfcDomain:
         return load_wfc_spec(doc, params)
 
     def compile(self, spec: WfcSpec) -> WfcProblem:
+        from .problem import WfcProblem
+
         return WfcProblem(spec)
 
 

@@ -22,6 +22,7 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
+from ...compile import connector as _connector  # noqa: F401  (the numba cache of these kernels)
 from ...search.propagate import State, inside, meets
 from .model import Connection, WfcRun
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...spec.document import Document
 from .load import load_witness_spec
 from .model import WitnessSpec
-from .problem import WitnessProblem
+
+if TYPE_CHECKING:  # the kernels are imported only when a spec is compiled
+    from .problem import WitnessProblem
 
 
 class WitnessDomain:
@@ -28,6 +30,8 @@ class WitnessDomain:
         return load_witness_spec(doc, params)
 
     def compile(self, spec: WitnessSpec) -> WitnessProblem:
+        from .problem import WitnessProblem
+
         return WitnessProblem(spec)
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from ...compile import connector as _connector  # noqa: F401  (the numba cache of these kernels)
 from ...core.context import RunContext
 from ...core.errors import BuildError, Interrupted
 from ...search import branch_bound

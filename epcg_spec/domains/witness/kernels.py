@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...compile import connector as _connector  # noqa: F401  (the numba cache of these kernels)
 from ...spaces.bits import bit_index, lowest_bit, popcount
 from .model import PIECE, SQUARE, STAR, TRIANGLE, Grid
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...compile import connector as _connector  # noqa: F401  (the numba cache of these kernels)
 from ...search.blocks import claim, own_lines
 from ...spaces.bits import bit_index, lowest_bit, popcount
 from ...spaces.sorted_sequence import sorted_unrank

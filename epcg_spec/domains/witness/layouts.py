@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
+from ...compile import connector as _connector  # noqa: F401  (the numba cache of these kernels)
 from ...core.context import RunContext
 from ...core.errors import BuildError
 from ...search import driver

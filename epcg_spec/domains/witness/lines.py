@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from ...compile import connector as _connector  # noqa: F401  (the numba cache of these kernels)
 from ...core.cache import LINES, cache_dir
 from ...core.errors import BuildError
 from ...search.blocks import each_run
