@@ -17,7 +17,7 @@ WHY_NOT: dict[str, str] = {
     "--resume": "it keeps no checkpoint to resume from",
     "--fresh": "it keeps no checkpoint to discard",
     "--time-limit": "its work cannot stop between units and be resumed",
-    "--threads": "it runs on one thread (spread items with --shard instead)",
+    "--threads": "it runs on one thread",
     "--limit": "its count is exact and does not stop early",
     "--constrained": "its count always applies every rule of the spec",
     "--no-prune": "it has no prefix pruning to turn off",
@@ -44,7 +44,19 @@ def refuse_unsupported(domain: Any, problem: Any, command: str, flags: list[str]
         if flag in WHY_NOT and flag not in domain.supports[command]:
             raise UsageError(
                 f"kind {domain.kind} does not support {flag} for `{command}`: {WHY_NOT[flag]}"
+                + _instead(flag, domain.supports[command] - refused.keys())
             )
+
+
+def _instead(flag: str, honoured: frozenset[str]) -> str:
+    """How the kind does use several cores, where --threads is refused."""
+    if flag != "--threads":
+        return ""
+    if "--scheduler" in honoured:
+        return "; use N cores with --scheduler local:N (one process each)"
+    if "--shard" in honoured:
+        return "; use several cores with --shard I/N, one run a shard, then merge"
+    return ""
 
 
 def refuse_more_distinct(n: int, available: int, what: str) -> None:

@@ -66,8 +66,11 @@ def test_a_bad_spec_raises_spec_error_with_its_position():
 
 def test_unsupported_arguments_are_refused_as_on_the_command_line():
     spec = epcg_spec.load(ROOT / "specs" / "wfc-pipes.yaml")
-    with pytest.raises(epcg_spec.UsageError, match="does not support --threads"):
+    with pytest.raises(epcg_spec.UsageError, match="does not support --threads") as caught:
         spec.build(threads=2)
+    assert str(caught.value).endswith("use N cores with --scheduler local:N (one process each)")
+    with pytest.raises(epcg_spec.UsageError, match=r"one thread$"):
+        spec.count(threads=2)  # nor does a count of it take --scheduler
     with pytest.raises(epcg_spec.UsageError, match="applies to kind tracery"):
         epcg_spec.load(QUEENS, options={"origin": "#x#"})
     with pytest.raises(epcg_spec.UsageError, match="give one or other"):
