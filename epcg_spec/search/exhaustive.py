@@ -198,7 +198,8 @@ def _chunk(kernels: Kernels, starts, ends, prune: bool, top: int) -> Tally:
         loop(following, size, n, starts, ends, *space, *args, _scratch(kernels))
 
     each_claimed(work, n)
-    return Tally(int(counts.sum()), int(evaluated.sum()), int(pruned.sum()), _top(best_arrays, top))
+    best = _top(best_arrays, top, kernels.scored)
+    return Tally(int(counts.sum()), int(evaluated.sum()), int(pruned.sum()), best)
 
 
 def _scratch(kernels: Kernels) -> tuple[np.ndarray, ...]:
@@ -215,9 +216,18 @@ def _scratch(kernels: Kernels) -> tuple[np.ndarray, ...]:
     )
 
 
-def _top(best_arrays: list[np.ndarray], top: int) -> list[tuple[float, int, list[int]]]:
+def _top(
+    best_arrays: list[np.ndarray], top: int, scored: bool
+) -> list[tuple[float, int, list[int]]]:
     """The chunk's `top` best (value, rank, state) of every block's kept ones: highest value
-    first, ties by rank; chosen with numpy, so that only those few become Python objects."""
+    first, ties by rank; chosen with numpy, so that only those few become Python objects.
+
+    Unscored, every value is 0 and the blocks keep their first ranks, in rank order: the
+    best are in the first blocks that keep `top` between them, and only those are sorted
+    (the threads wait while this runs)."""
+    if not scored:
+        enough = int(np.searchsorted(np.cumsum(best_arrays[3]), top)) + 1
+        best_arrays = [array[:enough] for array in best_arrays]
     best_score, best_rank, best_state, kept = best_arrays
     blocks, slots = np.nonzero(np.arange(best_score.shape[1]) < kept[:, None])
     scores, ranks = best_score[blocks, slots], best_rank[blocks, slots]

@@ -141,3 +141,24 @@ def test_the_exhaustive_scratch_of_threads_shares_no_cache_line():
         for array in arrays:
             for line in _lines(array):
                 assert owner.setdefault(line, t) == t
+
+
+@pytest.mark.parametrize("top", [1, 3, 7, 40])
+def test_an_unscored_chunk_sorts_only_the_blocks_that_hold_its_best(top):
+    # blocks keep up to 3 states each, their first ranks in rank order, all valued 0, as
+    # the walk keeps them unscored; some keep none; the whole sort says which come first
+    rng = np.random.default_rng(top)
+    blocks, keep, length = 50, 3, 4
+    kept = rng.integers(0, keep + 1, blocks)
+    kept[: blocks // 3] = 0
+    arrays = list(exhaustive._results(blocks, keep, length)[3:])
+    best_score, best_rank, best_state, _ = arrays
+    for b in range(blocks):
+        ranks = np.sort(rng.choice(1000, kept[b], replace=False)) + 1000 * b
+        best_score[b, : kept[b]] = 0.0
+        best_rank[b, : kept[b]] = ranks
+        best_state[b, : kept[b]] = ranks[:, None] % 7
+    arrays[3] = kept
+    whole = exhaustive._top(arrays, top, scored=True)
+    assert exhaustive._top(arrays, top, scored=False) == whole
+    assert len(whole) == min(top, int(kept.sum()))
