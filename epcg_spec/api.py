@@ -33,7 +33,7 @@ from .output.jsontext import dumps
 from .output.result import write_outputs
 from .search.cluster import connected
 from .spec.load import Loaded, check_document, parse_document, read_text
-from .spec.params import parse_overrides
+from .spec.params import parse_overrides, resolve_params
 
 FORMATS = {"yaml": ".yaml", "dsl": ".epcg", "json": ".json"}
 DEVICES = ("cpu", "gpu")
@@ -442,7 +442,8 @@ def _spec(text: str, document, params, options, path: Path | None = None) -> Spe
     loaded = check_document(document, overrides)
     chosen = _domain_options(loaded, options or {})
     name = str(path.resolve()) if path is not None else document.source
-    source = SpecSource(text, name, overrides, chosen)
+    # every param's value, given or not: a checkpoint's key, and what a worker rebuilds
+    source = SpecSource(text, name, resolve_params(document, overrides), chosen)
     return Spec(loaded, chosen, path, overrides, source)
 
 

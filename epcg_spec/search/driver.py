@@ -363,9 +363,14 @@ def resize_chunk(
 
 
 def _checkpoint(ctx: RunContext, key: str | None) -> OutCheckpoint | None:
+    """The output folder's checkpoint, under the kind's `key` joined with what every run
+    has: the spec's params (a kind's key may hold its document only), seed and shard."""
     if ctx.work_dir is None or key is None:
         return None
-    return OutCheckpoint(Path(ctx.work_dir) / CHECKPOINT_NAME, key)
+    params = ctx.source.params if ctx.source is not None else None
+    return OutCheckpoint(
+        Path(ctx.work_dir) / CHECKPOINT_NAME, checkpoint_key(key, params, ctx.seed, ctx.shard)
+    )
 
 
 class Checkpoint(Protocol):

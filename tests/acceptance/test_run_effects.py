@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import epcg_spec
 from epcg_spec.cli.main import main
 from epcg_spec.core import files
 from epcg_spec.core.context import RunContext
@@ -217,6 +218,20 @@ def test_fresh_discards_a_checkpoint(tmp_path):
     assert (out / driver.CHECKPOINT_NAME).exists()
     assert _build("sudoku-4x4.epcg", out, "--fresh") == 0
     assert "partial" not in _result(out)
+
+
+def test_a_checkpoint_of_other_params_is_refused(tmp_path, capsys):
+    """A kind's key held the spec's document, whose params are the defaults, not the values
+    given: a resume with another --param took the checkpoint (witness, wfc, sudoku, ppg)."""
+    out = tmp_path / "out"
+    run = ["build", str(SPECS / "witness-must-cross.yaml"), "--out", str(out), "-q"]
+    assert main([*run, "--param", "hexagons=3", "--time-limit", "1e-9"]) == 0
+    assert (out / driver.CHECKPOINT_NAME).exists()
+    capsys.readouterr()
+    assert main([*run, "--param", "hexagons=2", "--resume"]) == 2
+    assert "belongs to another spec, params" in capsys.readouterr().err
+    spec = epcg_spec.load(SPECS / "witness-must-cross.yaml", params={"hexagons": 3})
+    assert spec.build(out=out, resume=True).data["evaluated"] == 9880  # C(40, 3)
 
 
 def test_count_stops_at_a_time_limit_with_a_partial_count(capsys):
