@@ -234,7 +234,7 @@ class FlingAnalysis(_FlingProblem):
         sel, rule = self.spec.selection, self.spec.rules[0]
         ranks = retro.unique_ranks(rule, sel.pieces)
         if len(ranks) > sel.candidates:
-            picks = numpy_stream(self.spec.seed).choice(len(ranks), sel.candidates, False)
+            picks = numpy_stream(ctx.seed).choice(len(ranks), sel.candidates, False)
             ranks = ranks[np.sort(picks)]
         scored = []
         if ctx.progress:

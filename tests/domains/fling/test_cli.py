@@ -69,6 +69,22 @@ def test_a_second_build_reuses_the_layers_and_writes_the_same_result(small, tmp_
     }
 
 
+def test_seed_draws_the_candidates_as_the_spec_seed_does(small, tmp_path):
+    """--seed was recorded in result.json, but the candidates were drawn with the spec's
+    seed: every --seed gave the same boards."""
+    layers, spec2 = tmp_path / "layers", tmp_path / "seed2.yaml"
+    spec2.write_text(SMALL.replace("seed: 3", "seed: 2").replace("candidates: 30", "candidates: 3"))
+    spec3 = tmp_path / "seed3.yaml"
+    spec3.write_text(SMALL.replace("candidates: 30", "candidates: 3"))
+
+    def boards(spec: Path, *seed: str) -> list[int]:
+        result = build(spec, tmp_path / "out", layers, *seed)
+        return [board["rank"] for board in result["best"]]
+
+    assert boards(spec3, "--seed", "2") == boards(spec2) != boards(spec3)
+    assert boards(spec2, "--seed", "3") == boards(spec3)
+
+
 def test_count_and_sample(small, tmp_path, capsys):
     assert main(["count", str(small)]) == 0
     assert "5 pieces: 15,504" in capsys.readouterr().out
