@@ -18,13 +18,18 @@ from typing import Any
 from ..core.context import RunOutput
 from ..core.errors import BuildError, UsageError
 from ..core.files import read_bounded
+from ..core.result import TIMING_FIELDS
 from ..output.result import read_checked
 
-SAME = ("spec", "kind", "backend", "version", "seed", "space_size", "objective", "top")
+FIRST = ("spec", "kind", "backend", "version", "seed", "space_size", "objective", "top")
 ITEM_KINDS = ("wfc", "sudoku", "ppg", "tracery")
 ITEM_LISTS = ("best", "outputs", "puzzles")
 ITEM_SUMS = ("evaluated", "count", "attempts", "contradictions", "backtracks")
 TIME_SUMS = ("seconds", "compile_seconds")
+# what each shard has of its own; every other field is the run's, the same in every shard
+# (compared, those of FIRST first): a shard of another run (another --origin) is refused
+OWN = {"shard", "partial", "pruned", "unique", "invalid", "solutions_histogram"}
+OWN |= {*ITEM_LISTS, *ITEM_SUMS, *TIMING_FIELDS}
 SHARD_SCHEMA = "shard.schema.json"
 
 
@@ -61,7 +66,7 @@ def _check(results: list[dict[str, Any]]) -> list[int]:
     """The results' order by shard index, once every shard is known to be there once."""
     first = results[0]
     for other in results[1:]:
-        for key in SAME:
+        for key in sorted((set(first) | set(other)) - OWN, key=_first_named):
             if other.get(key) != first.get(key):
                 raise UsageError(f"cannot merge: the results differ in '{key}'")
     if any("partial" in r for r in results):
@@ -73,6 +78,11 @@ def _check(results: list[dict[str, Any]]) -> list[int]:
             f"cannot merge: need each of the {count} shards exactly once, got {sorted(shards)}"
         )
     return sorted(range(len(results)), key=shards.__getitem__)
+
+
+def _first_named(key: str) -> tuple[int, str]:
+    """The order in which fields are compared: those of FIRST first."""
+    return (FIRST.index(key) if key in FIRST else len(FIRST), key)
 
 
 def _exhaustive(results: list[dict[str, Any]]) -> dict[str, Any]:

@@ -67,6 +67,18 @@ def test_item_shards_together_are_the_single_run(spec, tmp_path):
     assert _files(merged) == _files(tmp_path / "one")
 
 
+def test_shards_of_different_runs_are_refused(tmp_path, capsys):
+    """Two origins of one grammar with as many outputs each (4 verbs, 4 names): merge
+    checked a few fields only, and joined verbs and names under the first origin."""
+    for i, origin in enumerate(("#verb#", "#name#")):
+        flags = ("--shard", f"{i}/2", "--origin", origin)
+        assert _build("tracery-heroes.yaml", tmp_path / f"s{i}", *flags) == 0
+    merged = tmp_path / "merged"
+    assert main(["merge", str(tmp_path / "s0"), str(tmp_path / "s1"), "--out", str(merged)]) == 2
+    assert capsys.readouterr().err == "usage error: cannot merge: the results differ in 'origin'\n"
+    assert not merged.exists()
+
+
 def test_space_shards_that_each_find_fewer_than_top_merge_to_the_single_run(tmp_path):
     """9-queens unpruned in 6 blocks, top 1000: each shard keeps every one of its
     solutions, and the merge keeps all 352 (the spec's top), not one shard's number."""
