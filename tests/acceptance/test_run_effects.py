@@ -20,6 +20,7 @@ from epcg_spec.core.context import RunContext
 from epcg_spec.core.errors import UsageError
 from epcg_spec.core.result import without_timings
 from epcg_spec.search import driver, items
+from epcg_spec.spec.schema import validate_data
 from tests.domains.space.helpers import SPECS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -254,6 +255,16 @@ def test_count_stops_at_a_time_limit_with_a_partial_count(capsys):
     assert result["partial"]["stopped"] == "time limit"
     assert 0 <= result["count"] < 14200  # 14,200 solutions in all
     assert "lower bound" in err
+
+
+@pytest.mark.parametrize("spec", ["rooms-house.yaml", "wfc-loop.yaml"])
+def test_a_search_count_stopped_by_its_time_limit_says_so_in_its_json(spec, capsys):
+    """A search's count kept only "complete": false, the same as at --limit: the stop's
+    reason and the units done were missing (a space count has them)."""
+    assert main(["count", str(SPECS / spec), "--time-limit", "0.05", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["partial"]["stopped"] == "time limit" and result["partial"]["units_done"] > 0
+    assert validate_data(result, "result.schema.json") == []
 
 
 def _spawn(out: Path, *flags: str) -> subprocess.Popen:

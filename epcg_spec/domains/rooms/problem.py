@@ -227,6 +227,7 @@ class RoomsProblem:
             best=[],
             seconds=round(time.perf_counter() - began, 4),
             complete=complete,
+            **(report.fields() if report else {}),
         )
         line = f"{self.name}: {found:,} maps{count_bound(complete, limit, report)}"
         return RunOutput(result=result, summary=[line], stopped=report and report.stopped)

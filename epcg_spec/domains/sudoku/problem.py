@@ -205,6 +205,7 @@ class SudokuProblem:
             best=[],
             seconds=round(seconds, 4),
             complete=complete,
+            **(report.fields() if report else {}),
         )
         what = "solutions" if spec.puzzle is not None else "complete grids"
         line = f"{spec.name}: {found:,} {what}{count_bound(complete, limit, report)}"

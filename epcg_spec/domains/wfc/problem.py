@@ -190,7 +190,7 @@ class WfcProblem:
         if not limit and ctx.time_limit is None:
             _refuse_an_endless_count(self.spec.runs)
         began = time.perf_counter()
-        counts, summary, stopped = [], [], None
+        counts, summary, stopped, fields = [], [], None, {"compile_seconds": 0.0}
         for index, run in enumerate(self.spec.runs):
             model, base = self.network(index)
             report = None
@@ -203,6 +203,9 @@ class WfcProblem:
                     model, left, limit, base=base, check=check
                 )
             stopped = report.stopped if report else None
+            if report:  # the driver's fields: the runs' compile time, the one that stopped
+                compiled = fields["compile_seconds"] + report.compile_seconds
+                fields = {**report.fields(), "compile_seconds": round(compiled, 3)}
             counts.append({"run": run.name, "count": found, "complete": complete})
             bound = count_bound(complete, limit, report)
             summary.append(f"{run.name}: {found:,} complete outputs{bound}")
@@ -216,6 +219,7 @@ class WfcProblem:
             best=[],
             seconds=round(time.perf_counter() - began, 3),
             counts=counts,
+            **fields,
         )
         return RunOutput(result=result, summary=summary, stopped=stopped)
 
