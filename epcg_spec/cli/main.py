@@ -15,6 +15,7 @@ from ..core.context import RunOutput
 from ..core.errors import Interrupted, UsageError
 from ..core.files import atomic_write, held, not_a_file, output_folder
 from ..output.explain import explain_document
+from ..output.gallery import write_gallery
 from ..output.jsontext import dumps
 from ..output.result import write_outputs
 from ..search.driver import resume_command
@@ -345,6 +346,7 @@ def merge(results, out, as_json):
         output.artifacts.update(domain.merged_files(output.result))
     with held(Path(out)):
         write_outputs(Path(out), output, StderrProgress())
+        write_gallery(Path(out), checked=False)  # the page a build writes beside them
     _emit(output, as_json)
     return OK
 

@@ -19,6 +19,8 @@ from ..core.context import RunOutput
 from ..core.errors import BuildError, UsageError
 from ..core.files import read_bounded
 from ..core.result import TIMING_FIELDS
+from ..output.booklet import BOOKLET
+from ..output.gallery import PAGE
 from ..output.result import read_checked
 
 FIRST = ("spec", "kind", "backend", "version", "seed", "space_size", "objective", "top")
@@ -26,6 +28,7 @@ ITEM_KINDS = ("wfc", "sudoku", "ppg", "tracery")
 ITEM_LISTS = ("best", "outputs", "puzzles")
 ITEM_SUMS = ("evaluated", "count", "attempts", "contradictions", "backtracks")
 TIME_SUMS = ("seconds", "compile_seconds")
+DRAWN = ("result.json", PAGE, BOOKLET)  # a shard's files made from its result.json
 # what each shard has of its own; every other field is the run's, the same in every shard
 # (compared, those of FIRST first): a shard of another run (another --origin) is refused
 OWN = {"shard", "partial", "pruned", "unique", "invalid", "solutions_histogram"}
@@ -172,11 +175,13 @@ def _items(results: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _files(folders: list[Path]) -> dict[str, bytes]:
-    """Every shard's files but result.json; a name in several shards is joined in order."""
+    """Every shard's content files; a name in several shards is joined in order. Not
+    result.json, nor what is drawn from it (the gallery page, a booklet): those of the
+    merged result are made anew."""
     files: dict[str, bytes] = {}
     for folder in folders:
         for path in sorted(Path(folder).iterdir()):
-            if path.is_file() and path.name != "result.json" and not path.name.startswith("."):
+            if path.is_file() and path.name not in DRAWN and not path.name.startswith("."):
                 files[path.name] = files.get(path.name, b"") + _read(path)
     return files
 

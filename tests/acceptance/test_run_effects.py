@@ -80,6 +80,19 @@ def test_shards_of_different_runs_are_refused(tmp_path, capsys):
     assert not merged.exists()
 
 
+def test_a_merge_writes_one_gallery_page_of_every_item(tmp_path):
+    """merge joined the shards' pages into one file, each page showing its own shard."""
+    shards = [tmp_path / f"s{i}" for i in range(2)]
+    for i, out in enumerate(shards):
+        assert _build("tracery-heroes.yaml", out, "--shard", f"{i}/2") == 0
+    merged = tmp_path / "merged"
+    assert main(["merge", *map(str, shards), "--out", str(merged)]) == 0
+    page = (merged / "index.html").read_text()
+    assert page.count("<html") == 1
+    outputs = (merged / "outputs.txt").read_text().splitlines()
+    assert len(outputs) == 12 and all(text in page for text in outputs)
+
+
 def test_space_shards_that_each_find_fewer_than_top_merge_to_the_single_run(tmp_path):
     """9-queens unpruned in 6 blocks, top 1000: each shard keeps every one of its
     solutions, and the merge keeps all 352 (the spec's top), not one shard's number."""
@@ -95,6 +108,7 @@ def test_space_shards_that_each_find_fewer_than_top_merge_to_the_single_run(tmp_
     assert len(one["best"]) == one["count"] == 352
     assert max(len(_result(tmp_path / f"s{i}")["best"]) for i in range(2)) < 352
     assert _result(merged) == one and _files(merged) == _files(tmp_path / "one")
+    assert (merged / "index.html").is_file()  # a space merge wrote no page
 
 
 def test_witness_shards_merge_to_the_single_run_with_its_pictures(tmp_path):
