@@ -31,6 +31,7 @@ from .core.files import held, not_a_file
 from .output.gallery import write_gallery
 from .output.jsontext import dumps
 from .output.result import write_outputs
+from .search import driver
 from .search.cluster import connected
 from .spec.load import Loaded, check_document, parse_document, read_text
 from .spec.params import parse_overrides, resolve_params
@@ -222,6 +223,8 @@ class Spec:
             written = write_outputs(Path(out), output, progress)
             page = write_gallery(Path(out), self.path, self.params or None, checked=False)
             written.append(page)
+            if output.stopped is None:  # kept until now: a stop while writing resumes
+                driver.discard(Path(out))
         return Result.of(output, written)
 
     @_located

@@ -442,7 +442,9 @@ class OutCheckpoint:
         atomic_write(self.path, json.dumps({**record, "state": self._parted("", state)}))
 
     def finish(self, following: int, state: dict[str, Any]) -> None:
-        self.clear()
+        """Saved as it is: the output is not written yet, and a run stopped while writing
+        it resumes with no work left. Cleared (`discard`) once the output is written."""
+        self.save(following, state)
 
     def clear(self) -> None:
         self.path.unlink(missing_ok=True)
@@ -486,6 +488,11 @@ class OutCheckpoint:
             elements += part
             self.parts.setdefault(key, []).append((name, len(part)))
         return elements
+
+
+def discard(folder: Path) -> None:
+    """Remove the checkpoint in `folder`: the output of its completed run is written."""
+    OutCheckpoint(Path(folder) / CHECKPOINT_NAME, "").clear()
 
 
 def count_bound(complete: bool, limit: int, report: Report | None) -> str:

@@ -209,6 +209,9 @@ def test_each_item_is_saved_once_in_parts_beside_the_checkpoint(tmp_path, monkey
     assert [(i.record, i.files) for i in resumed.items] == [
         ({"i": i}, {f"{i}.txt": str(i)}) for i in range(10)
     ]
+    saved_last = json.loads((tmp_path / driver.CHECKPOINT_NAME).read_text())
+    assert saved_last["next"] == 10  # complete, kept until the caller has written the output
+    driver.discard(tmp_path)
     assert not parts.exists() and not (tmp_path / driver.CHECKPOINT_NAME).exists()
 
 
@@ -237,6 +240,28 @@ def test_a_damaged_part_asks_for_fresh(tmp_path, monkeypatch):
         driver.run(
             items.ItemJob("four", 4, job.make), RunContext(work_dir=tmp_path, resume=True), "k"
         )
+
+
+def test_a_stop_while_the_files_are_written_keeps_the_checkpoint(tmp_path, monkeypatch):
+    """The driver removed the checkpoint once the work was done, before the files were
+    written: Ctrl-C (or a kill) while writing a large output set lost the whole run."""
+    spec, out = "sudoku-4x4.epcg", tmp_path / "out"
+    assert _build(spec, tmp_path / "one") == 0
+    write_outputs = epcg_spec.api.write_outputs
+
+    def ctrl_c_while_writing(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(epcg_spec.api, "write_outputs", ctrl_c_while_writing)
+    assert _build(spec, out) == 130
+    assert (out / driver.CHECKPOINT_NAME).exists()
+    monkeypatch.setattr(epcg_spec.api, "write_outputs", write_outputs)
+    made = []
+    monkeypatch.setattr(items.ItemJob, "work", lambda job, lo, hi: made.append(lo) or [])
+    assert _build(spec, out, "--resume") == 0
+    assert made == []  # every puzzle was in the checkpoint
+    assert _result(out) == _result(tmp_path / "one") and _files(out) == _files(tmp_path / "one")
+    assert not (out / driver.CHECKPOINT_NAME).exists()
 
 
 def test_fresh_discards_a_checkpoint(tmp_path):
