@@ -77,6 +77,7 @@ HONOURED = {
         "count": {"--constrained", "--threads", "--scheduler", "--device"},
         "sample": {"--rank", "-n", "--distinct"},
     },
+    "fling-puzzle.epcg": {"build": set(), "count": None, "sample": None},
     "wfc-pipes.yaml": {"build": ITEMS | {"--force"}, "count": SEARCH_COUNT, "sample": None},
     "sudoku-4x4.epcg": {"build": ITEMS, "count": SEARCH_COUNT, "sample": None},
     "sudoku-escargot.yaml": {"build": set(), "count": SEARCH_COUNT, "sample": None},

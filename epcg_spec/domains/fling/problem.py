@@ -302,7 +302,9 @@ class FlingPuzzle(_FlingProblem):
         once = "one given board is solved at once"
         on_cpu = {"--device": "one given board is solved on the CPU (the layers run on a GPU)"}
         if command == "build":
-            return {"--force": f"{once}: there is no estimate", "--scheduler": once, **on_cpu}
+            alone = {"--threads": f"{once}, on one thread", "--scheduler": once}
+            alone["--layers-dir"] = f"{once}, from the boards it reaches: no layers are stored"
+            return {"--force": f"{once}: there is no estimate", **alone, **on_cpu}
         return {"--scheduler": once, **on_cpu}
 
     def space_size(self) -> int:

@@ -108,6 +108,16 @@ def test_the_puzzle_spec_is_solved_and_checked(tmp_path):
     assert (tmp_path / "out" / "puzzle.svg").exists()
 
 
+@pytest.mark.parametrize("flag", [["--threads", "2"], ["--layers-dir", "layers"]])
+def test_a_given_board_refuses_what_only_the_layers_use(flag, tmp_path, capsys):
+    """Solving one given board (one thread, no stored layers) took both and ignored them."""
+    argv = ["build", str(SPECS / "fling-puzzle.epcg"), "--out", str(tmp_path / "out"), *flag]
+    assert main(argv) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(f"usage error: {flag[0]} is not supported here: one given board")
+    assert not (tmp_path / "layers").exists()
+
+
 def test_explain_names_the_layers_and_the_store(small, capsys):
     assert main(["explain", str(small)]) == 0
     out = capsys.readouterr().out
