@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 import click
 
 from .compile import budget, registry
-from .compile.flags import refuse_unsupported
+from .compile.flags import refuse_unconstrained, refuse_unsupported
 from .compile.protocols import Countable, Samplable
 from .core.context import Progress, RunContext, RunOutput, SpecSource
 from .core.errors import BuildError, UsageError
@@ -336,6 +336,8 @@ class Spec:
                 raise UsageError(f"--{option.name} applies to {', '.join(option.commands)}")
             given.append(f"--{option.name}")
         refuse_unsupported(self.loaded.domain, problem, command, given)
+        if command == "count":
+            refuse_unconstrained(self.loaded.domain, given)
         if "--scheduler" in given and "--allow-python" in given:
             raise UsageError(
                 "--allow-python cannot go with --scheduler: cluster workers are sent the "

@@ -59,6 +59,17 @@ def _instead(flag: str, honoured: frozenset[str]) -> str:
     return ""
 
 
+def refuse_unconstrained(domain: Any, flags: list[str]) -> None:
+    """Exit 2 on a flag of a `count` without --constrained, for a kind whose count then is
+    the size of the space, worked out at once: no search for the flag to steer."""
+    if "--constrained" in domain.supports["count"] and "--constrained" not in flags:
+        for flag in flags:
+            raise UsageError(
+                f"{flag} applies to `count --constrained`: without it, the count is the size "
+                "of the space, worked out at once with no search"
+            )
+
+
 def refuse_more_distinct(n: int, available: int, what: str) -> None:
     """Exit 2 where `sample -n N --distinct` asks for more than the `available` distinct
     `what` there are: -n could not be honoured."""

@@ -116,6 +116,8 @@ def test_every_flag_is_honoured_or_refused_in_one_line(
     argv = [command, str(SPECS / spec), *FLAG_ARGS[flag]]
     if command == "build":
         argv += ["--out", str(tmp_path / "out")]
+    if command == "count" and "--constrained" in (HONOURED[spec]["count"] or ()):
+        argv.append("--constrained")  # the other flags steer its search (see below)
     monkeypatch.setattr("epcg_spec.api.RunContext", _reached_the_run)
     code = main(argv)
     _, err = capsys.readouterr()
@@ -125,6 +127,25 @@ def test_every_flag_is_honoured_or_refused_in_one_line(
         assert code == 2, (code, err)
         lines = err.strip().splitlines()
         assert len(lines) == 1 and flag in lines[0] and "support" in lines[0], err
+
+
+@pytest.mark.parametrize(
+    ("spec", "flag"),
+    [
+        (spec, flag)
+        for spec, commands in HONOURED.items()
+        if "--constrained" in (commands["count"] or ())
+        for flag in sorted(commands["count"] - {"--constrained"})
+    ],
+)
+def test_a_count_flag_without_constrained_is_refused(spec, flag, capsys):
+    """Without --constrained, a count is the space's size, worked out at once: --threads,
+    --time-limit, --device... were taken and did nothing (--scheduler started a cluster)."""
+    assert main(["count", str(SPECS / spec), *FLAG_ARGS[flag]]) == 2
+    assert capsys.readouterr().err == (
+        f"usage error: {flag} applies to `count --constrained`: without it, the count is the "
+        "size of the space, worked out at once with no search\n"
+    )
 
 
 class _Reached(EpcgError):

@@ -107,7 +107,7 @@ def test_arguments_are_checked_as_the_command_line_checks_its_flags(call, messag
         (lambda: epcg_spec.load(QUEENS).sample(ranks=[1.5]), "--rank [1.5]: give a list of"),
         (lambda: epcg_spec.load(QUEENS).sample(distinct="no"), "--distinct 'no': give True"),
         (lambda: epcg_spec.load(QUEENS).build(allow_python="false"), "--allow-python 'false'"),
-        (lambda: epcg_spec.load(QUEENS).count(scheduler=4), "--scheduler 4: write local:N"),
+        (lambda: epcg_spec.load(QUEENS).count(constrained=True, scheduler=4), "--scheduler 4:"),
         (lambda: epcg_spec.load(QUEENS).build(out=7), "out 7: give the path of a folder"),
         (lambda: epcg_spec.load(QUEENS).build(progress="x"), "progress 'x': give an epcg"),
     ],
