@@ -12,6 +12,7 @@ joined in shard order too, and every other file is taken as it is.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +81,15 @@ def _check(results: list[dict[str, Any]]) -> list[int]:
         raise UsageError(
             f"cannot merge: need each of the {count} shards exactly once, got {sorted(shards)}"
         )
-    return sorted(range(len(results)), key=shards.__getitem__)
+    order = sorted(range(len(results)), key=shards.__getitem__)
+    ranges = [(results[i]["shard"]["lo"], results[i]["shard"]["hi"]) for i in order]
+    for index, ((_, end), (start, _)) in enumerate(pairwise(ranges), 1):
+        if start != end:  # the units of another cut: a shard of another run (--no-prune)
+            raise UsageError(
+                f"cannot merge: shard {index} starts at unit {start:,}, but shard "
+                f"{index - 1} ends at {end:,}; the shards must be of one run"
+            )
+    return order
 
 
 def _first_named(key: str) -> tuple[int, str]:

@@ -80,6 +80,21 @@ def test_shards_of_different_runs_are_refused(tmp_path, capsys):
     assert not merged.exists()
 
 
+def test_shards_that_do_not_tile_the_units_are_refused(tmp_path, capsys):
+    """Prefix pruning cuts 9-queens into 1 block, not 6: shard 1/2 with it covers every rank,
+    which shard 0/2 without it covered in part. merge added them up: 552 solutions of 352."""
+    run = ["build", str(SPECS / "n-queens.yaml"), "--param", "n=9", "-q"]
+    assert main([*run, "--shard", "0/2", "--no-prune", "--out", str(tmp_path / "s0")]) == 0
+    assert main([*run, "--shard", "1/2", "--out", str(tmp_path / "s1")]) == 0
+    merged = tmp_path / "merged"
+    assert main(["merge", str(tmp_path / "s0"), str(tmp_path / "s1"), "--out", str(merged)]) == 2
+    assert capsys.readouterr().err == (
+        "usage error: cannot merge: shard 1 starts at unit 0, but shard 0 ends at 196,608; "
+        "the shards must be of one run\n"
+    )
+    assert not merged.exists()
+
+
 def test_a_merge_writes_one_gallery_page_of_every_item(tmp_path):
     """merge joined the shards' pages into one file, each page showing its own shard."""
     shards = [tmp_path / f"s{i}" for i in range(2)]
