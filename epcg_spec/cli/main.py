@@ -18,7 +18,7 @@ from ..output.explain import explain_document
 from ..output.gallery import write_gallery
 from ..output.jsontext import dumps
 from ..output.result import write_outputs
-from ..search.driver import resume_command
+from ..search.driver import CHECKPOINT_NAME, resume_command
 from ..search.merge import merge_results, read_shard
 from ..spec.load import load_document
 from ..spec.params import parse_overrides
@@ -195,21 +195,28 @@ def build(
     """Compile SPEC, run its back end, write OUT/result.json and the content."""
     loaded = _load(spec, params, given)
     folder = output_folder(out, loaded.name)
-    result = loaded.build(
-        folder,
-        seed=seed,
-        threads=threads,
-        shard=shard,
-        resume=resume,
-        fresh=fresh,
-        time_limit=time_limit,
-        no_prune=no_prune,
-        force=force,
-        allow_python=allow_python,
-        scheduler=scheduler,
-        device=device,
-        progress=StderrProgress(quiet),
-    )
+    try:
+        result = loaded.build(
+            folder,
+            seed=seed,
+            threads=threads,
+            shard=shard,
+            resume=resume,
+            fresh=fresh,
+            time_limit=time_limit,
+            no_prune=no_prune,
+            force=force,
+            allow_python=allow_python,
+            scheduler=scheduler,
+            device=device,
+            progress=StderrProgress(quiet),
+        )
+    except KeyboardInterrupt:  # not in the work (the driver returns a partial result)
+        if not (folder / CHECKPOINT_NAME).exists():
+            raise  # before any work: nothing to continue
+        argv = click.get_current_context().obj["argv"]
+        continuing = f"continue with: {resume_command(argv)}"
+        raise Interrupted(f"the run is kept in {folder}; {continuing}") from None
     _emit(result, as_json)
     if not as_json:
         click.echo(f"  wrote {len(result.written)} files to {folder}")

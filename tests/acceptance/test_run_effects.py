@@ -257,7 +257,7 @@ def test_a_damaged_part_asks_for_fresh(tmp_path, monkeypatch):
         )
 
 
-def test_a_stop_while_the_files_are_written_keeps_the_checkpoint(tmp_path, monkeypatch):
+def test_a_stop_while_the_files_are_written_keeps_the_checkpoint(tmp_path, monkeypatch, capsys):
     """The driver removed the checkpoint once the work was done, before the files were
     written: Ctrl-C (or a kill) while writing a large output set lost the whole run."""
     spec, out = "sudoku-4x4.epcg", tmp_path / "out"
@@ -270,6 +270,9 @@ def test_a_stop_while_the_files_are_written_keeps_the_checkpoint(tmp_path, monke
     monkeypatch.setattr(epcg_spec.api, "write_outputs", ctrl_c_while_writing)
     assert _build(spec, out) == 130
     assert (out / driver.CHECKPOINT_NAME).exists()
+    assert f"continue with: epcg-spec build {SPECS / spec} --out {out} -q --resume" in (
+        capsys.readouterr().err
+    )
     monkeypatch.setattr(epcg_spec.api, "write_outputs", write_outputs)
     made = []
     monkeypatch.setattr(items.ItemJob, "work", lambda job, lo, hi: made.append(lo) or [])
