@@ -100,7 +100,9 @@ def test_count_and_sample(small, tmp_path, capsys):
 
 
 def test_the_puzzle_spec_is_solved_and_checked(tmp_path):
-    result = build(SPECS / "fling-puzzle.epcg", tmp_path / "out", tmp_path / "layers")
+    out = tmp_path / "out"
+    assert main(["build", str(SPECS / "fling-puzzle.epcg"), "--out", str(out), "-q"]) == 0
+    result = json.loads((out / "result.json").read_text())
     board = result["best"][0]
     assert board["solvable"] and board["unique"] == {"moves": True, "boards": True}
     assert board["expert_follows_solution"]
