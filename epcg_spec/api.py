@@ -182,6 +182,9 @@ class Spec:
         _given("out", out, (str, os.PathLike), "the path of a folder")
         if out is not None:
             not_a_file(Path(out))
+        elif resume or fresh:
+            flag = "--resume" if resume else "--fresh"
+            raise UsageError(f"{flag} needs `out`: a build without one keeps no checkpoint")
         flags = {
             "--device": _device(device),
             "--threads": threads,

@@ -75,6 +75,9 @@ def test_unsupported_arguments_are_refused_as_on_the_command_line():
         epcg_spec.load(QUEENS, options={"origin": "#x#"})
     with pytest.raises(epcg_spec.UsageError, match="give one or other"):
         epcg_spec.load(QUEENS).sample(2, ranks=[1])
+    for switch in ("resume", "fresh"):  # were taken, and did nothing, without `out`
+        with pytest.raises(epcg_spec.UsageError, match=f"--{switch} needs `out`"):
+            spec.build(**{switch: True})
 
 
 @pytest.mark.parametrize(
