@@ -187,6 +187,7 @@ class Spec:
             raise UsageError(f"{flag} needs `out`: a build without one keeps no checkpoint")
         flags = {
             "--device": _device(device),
+            "--seed": seed,
             "--threads": threads,
             "--shard": shard,
             "--resume": resume,

@@ -13,6 +13,7 @@ from typing import Any
 from ..core.errors import UsageError
 
 WHY_NOT: dict[str, str] = {
+    "--seed": "its build draws nothing at random: every seed gives the same content",
     "--shard": "its work does not split into independent units",
     "--resume": "it keeps no checkpoint to resume from",
     "--fresh": "it keeps no checkpoint to discard",

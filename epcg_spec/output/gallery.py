@@ -48,6 +48,7 @@ class KindView:
     details: str | None = None  # result key of per-item records that sit beside `best`
     text: Callable[[Any, dict[str, Any]], str | None] | None = None  # (state, result) -> card
     by_rank: bool = False  # `epcg-spec sample SPEC --rank R` gives the item again
+    seeded: bool = True  # its build takes --seed (not space, witness: nothing is drawn)
 
 
 def _image_stem(item: dict[str, Any]) -> tuple[str, ...]:
@@ -73,15 +74,19 @@ def _order_text(state: dict[str, Any], result: dict[str, Any]) -> str | None:
 
 
 KINDS: dict[str, KindView] = {
-    "space": KindView(lambda k, item: (f"best-{k}",), by_rank=True),
-    "sudoku": KindView(
-        lambda k, item: (f"puzzle-{k}", f"solution-{k}", "puzzle", "solution"), details="puzzles"
+    "space": KindView(lambda k, item: (f"best-{k}",), by_rank=True, seeded=False),
+    "sudoku": KindView(  # a generated puzzle has a seed of its own; a solved one none
+        lambda k, item: (f"puzzle-{k}", f"solution-{k}", "puzzle", "solution"),
+        details="puzzles",
+        seeded=False,
     ),
     "ppg": KindView(lambda k, item: (f"puzzle-{k}",), details="puzzles", text=_order_text),
     "wfc": KindView(lambda k, item: _image_stem(item), details="outputs"),
     "rooms": KindView(lambda k, item: ("map",)),
     "fling": KindView(lambda k, item: (f"board-{k}",), by_rank=True),
-    "witness": KindView(lambda k, item: (f"solution-{k}", f"best-{k}", f"joint-{k}"), by_rank=True),
+    "witness": KindView(
+        lambda k, item: (f"solution-{k}", f"best-{k}", f"joint-{k}"), by_rank=True, seeded=False
+    ),
     "tracery": KindView(lambda k, item: (), text=lambda state, result: state, by_rank=True),
     "nested": KindView(lambda k, item: (), text=_nested_text),
 }
@@ -317,8 +322,9 @@ def _command(result: dict[str, Any], record: dict[str, Any], source: Source, vie
     if view.by_rank and record.get("rank") is not None:
         words = ["epcg-spec", "sample", spec, "--rank", str(record["rank"])]
     else:
-        seed = record.get("seed") if isinstance(record.get("seed"), int) else result["seed"]
-        words = ["epcg-spec", "build", spec, "--seed", str(seed)]
+        own = record.get("seed") if isinstance(record.get("seed"), int) else None
+        seed = own if own is not None or not view.seeded else result["seed"]
+        words = ["epcg-spec", "build", spec, *(["--seed", str(seed)] if seed is not None else [])]
     return " ".join([shlex.join(words), *params])
 
 

@@ -16,6 +16,7 @@ from epcg_spec.search import driver
 from tests.domains.space.helpers import SPECS
 
 FLAG_ARGS = {
+    "--seed": ["--seed", "3"],
     "--shard": ["--shard", "0/2"],
     "--resume": ["--resume"],
     "--fresh": ["--fresh"],
@@ -34,6 +35,7 @@ FLAG_ARGS = {
 }
 COMMAND_FLAGS = {
     "build": [
+        "--seed",
         "--shard",
         "--resume",
         "--fresh",
@@ -58,6 +60,7 @@ COMMAND_FLAGS = {
     "sample": ["--rank", "-n", "--distinct", "--scheduler"],
 }
 ITEMS = {"--shard", "--resume", "--fresh", "--time-limit", "--scheduler"}
+SEED = {"--seed"}  # the builds that draw at random: not space, witness, one given board
 SEARCH_COUNT = {"--limit", "--time-limit"}
 HONOURED = {
     "n-queens.yaml": {
@@ -73,32 +76,32 @@ HONOURED = {
     },
     "witness-panel.yaml": {"build": set(), "count": {"--constrained"}, "sample": None},
     "fling.yaml": {
-        "build": {"--threads", "--force", "--scheduler", "--device"},
+        "build": SEED | {"--threads", "--force", "--scheduler", "--device"},
         "count": {"--constrained", "--threads", "--scheduler", "--device"},
         "sample": {"--rank", "-n", "--distinct"},
     },
     "fling-puzzle.epcg": {"build": set(), "count": None, "sample": None},
-    "wfc-pipes.yaml": {"build": ITEMS | {"--force"}, "count": SEARCH_COUNT, "sample": None},
-    "sudoku-4x4.epcg": {"build": ITEMS, "count": SEARCH_COUNT, "sample": None},
+    "wfc-pipes.yaml": {"build": ITEMS | SEED | {"--force"}, "count": SEARCH_COUNT, "sample": None},
+    "sudoku-4x4.epcg": {"build": ITEMS | SEED, "count": SEARCH_COUNT, "sample": None},
     "sudoku-escargot.yaml": {"build": set(), "count": SEARCH_COUNT, "sample": None},
-    "ppg-escape-room.yaml": {"build": ITEMS, "count": SEARCH_COUNT, "sample": None},
+    "ppg-escape-room.yaml": {"build": ITEMS | SEED, "count": SEARCH_COUNT, "sample": None},
     "ppg-levers.epcg": {
-        "build": {"--resume", "--fresh", "--time-limit", "--force"},
+        "build": SEED | {"--resume", "--fresh", "--time-limit", "--force"},
         "count": SEARCH_COUNT,
         "sample": None,
     },
     "rooms-caves.yaml": {
-        "build": ITEMS - {"--shard", "--scheduler"},
+        "build": (ITEMS | SEED) - {"--shard", "--scheduler"},
         "count": SEARCH_COUNT,
         "sample": None,
     },
-    "rooms-dungeon.epcg": {"build": set(), "count": SEARCH_COUNT, "sample": None},
+    "rooms-dungeon.epcg": {"build": SEED, "count": SEARCH_COUNT, "sample": None},
     "tracery-weather.epcg": {
-        "build": ITEMS | {"--force"},
+        "build": ITEMS | SEED | {"--force"},
         "count": set(),
         "sample": {"--rank", "-n", "--distinct"},
     },
-    "nested-dungeon.epcg": {"build": {"--force"}, "count": set(), "sample": set()},
+    "nested-dungeon.epcg": {"build": SEED | {"--force"}, "count": set(), "sample": set()},
 }
 CASES = [
     (spec, command, flag, flag in honoured)
@@ -160,7 +163,7 @@ def _reached_the_run(*args, **kwargs):
 def test_kinds_kind_lists_what_the_kind_honours(capsys):
     assert main(["kinds", "wfc"]) == 0
     out = capsys.readouterr().out
-    assert "build   --force --fresh --resume --scheduler --shard --time-limit" in out
+    assert "build   --force --fresh --resume --scheduler --seed --shard --time-limit" in out
     assert "count   --limit --time-limit" in out
     assert main(["kinds", "nope"]) == 2
 

@@ -442,7 +442,7 @@ def test_a_second_build_into_a_held_folder_stops_at_once(tmp_path, capsys):
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
     capsys.readouterr()
     with FileLock(folder / files.LOCK):  # a build of another process running there
-        assert main(["build", str(spec), "--out", str(folder), "-q", "--seed", "3"]) == 1
+        assert main(["build", str(spec), "--out", str(folder), "-q", "--threads", "1"]) == 1
         err = capsys.readouterr().err
         assert err == (
             f"error: {folder}: another build is writing this folder now; wait for it to "
@@ -451,7 +451,7 @@ def test_a_second_build_into_a_held_folder_stops_at_once(tmp_path, capsys):
         assert main(["merge", str(folder), "--out", str(folder)]) == 1
         assert "another build is writing" in capsys.readouterr().err
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
-    assert main(["build", str(spec), "--out", str(folder), "-q", "--seed", "3"]) == 0
+    assert main(["build", str(spec), "--out", str(folder), "-q", "--threads", "1"]) == 0
 
 
 def test_a_build_that_fails_leaves_no_folder_it_made(tmp_path):

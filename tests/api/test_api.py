@@ -135,7 +135,7 @@ def test_options_and_shards_are_checked_and_converted_as_on_the_command_line():
 def test_numpy_numbers_are_numbers(tmp_path):
     spec = epcg_spec.load(QUEENS, params={"n": 6})
     assert spec.sample(np.int64(2), seed=np.int64(3)).data["samples"]
-    assert spec.build(seed=np.int64(1), time_limit=np.float64(60.0)).count == 4
+    assert spec.build(threads=np.int64(1), time_limit=np.float64(60.0)).count == 4
 
 
 def test_the_api_page_example_runs(tmp_path, monkeypatch):

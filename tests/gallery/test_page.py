@@ -54,6 +54,33 @@ def test_items_carry_their_pictures_scores_and_a_command(built):
     assert data["items"][2]["cmd"] == f"epcg-spec build {spec} --seed {seeds[2]}"
 
 
+@pytest.mark.parametrize(
+    ("spec", "seeded"), [("sudoku-escargot.yaml", False), ("rooms-house.yaml", True)]
+)
+def test_an_item_without_a_rank_is_rebuilt_with_a_seed_only_where_one_is_drawn(
+    spec, seeded, tmp_path
+):
+    """A solved puzzle draws nothing: its build refuses --seed, so its command has none;
+    a rooms map is drawn with the build's seed."""
+    result = epcg_spec.load(SPECS / spec).build(out=tmp_path / "out")
+    (item,) = _data((tmp_path / "out" / "index.html").read_text())["items"]
+    seed = f" --seed {result.data['seed']}" if seeded else ""
+    assert item["cmd"] == f"epcg-spec build {SPECS / spec}{seed}"
+    assert (
+        main(
+            [
+                "build",
+                str(SPECS / spec),
+                "--out",
+                str(tmp_path / "again"),
+                "-q",
+                *(["--seed", str(result.data["seed"])] if seeded else []),
+            ]
+        )
+        == 0
+    )
+
+
 def test_ranked_items_are_regenerated_by_sample_with_the_params(built, capsys):
     data = _data((built["space"] / "index.html").read_text())
     assert data["runs"][0]["params"] == {"n": 6}

@@ -19,7 +19,7 @@ class FlingDomain:
     summary = "Fling! boards: solvable and uniquely solvable counts per piece count (retrograde)"
     formats = ()
     supports: ClassVar[dict[str, frozenset[str]]] = {
-        "build": frozenset({"--threads", "--force", "--scheduler", "--device"}),
+        "build": frozenset({"--seed", "--threads", "--force", "--scheduler", "--device"}),
         "count": frozenset({"--constrained", "--threads", "--scheduler", "--device"}),
         "sample": frozenset({"--rank", "-n", "--distinct"}),
     }

@@ -304,6 +304,7 @@ class FlingPuzzle(_FlingProblem):
         if command == "build":
             alone = {"--threads": f"{once}, on one thread", "--scheduler": once}
             alone["--layers-dir"] = f"{once}, from the boards it reaches: no layers are stored"
+            alone["--seed"] = f"{once}: nothing is drawn at random"
             return {"--force": f"{once}: there is no estimate", **alone, **on_cpu}
         return {"--scheduler": once, **on_cpu}
 

@@ -19,7 +19,7 @@ class NestedDomain:
     summary = "nested element dictionaries (universe > galaxy > ...), made lazily from (seed, path)"
     formats = ()
     supports: ClassVar[dict[str, frozenset[str]]] = {
-        "build": frozenset({"--force"}),
+        "build": frozenset({"--seed", "--force"}),
         "count": frozenset(),
         "sample": frozenset(),
     }

@@ -20,7 +20,8 @@ class PpgDomain:
     formats = (PPG_YAML,)
     supports: ClassVar[dict[str, frozenset[str]]] = {
         "build": frozenset(
-            {"--shard", "--resume", "--fresh", "--time-limit", "--force", "--scheduler"}
+            {"--seed", "--shard", "--resume", "--fresh", "--time-limit", "--force"}
+            | {"--scheduler"}
         ),
         "count": frozenset({"--limit", "--time-limit"}),
         "sample": frozenset(),

@@ -18,7 +18,9 @@ class SudokuDomain:
     summary = "Sudoku puzzles (4x4, 9x9, 16x16) with exactly one solution; solve and count"
     formats = ()
     supports: ClassVar[dict[str, frozenset[str]]] = {
-        "build": frozenset({"--shard", "--resume", "--fresh", "--time-limit", "--scheduler"}),
+        "build": frozenset(
+            {"--seed", "--shard", "--resume", "--fresh", "--time-limit", "--scheduler"}
+        ),
         "count": frozenset({"--limit", "--time-limit"}),
         "sample": frozenset(),
     }

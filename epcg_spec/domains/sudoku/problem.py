@@ -131,7 +131,7 @@ class SudokuProblem:
         if command == "build" and self.spec.puzzle is not None:
             why = "solving one given puzzle is a single unit of work"
             flags = ("--shard", "--resume", "--fresh", "--time-limit", "--scheduler")
-            return dict.fromkeys(flags, why)
+            return {**dict.fromkeys(flags, why), "--seed": f"{why}, with nothing drawn at random"}
         return {}
 
     def _one_puzzle(self, board: bitmask.Board, seed: int) -> dict:

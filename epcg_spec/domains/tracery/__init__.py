@@ -21,7 +21,8 @@ class TraceryDomain:
     formats = (TRACERY_JSON,)
     supports: ClassVar[dict[str, frozenset[str]]] = {
         "build": frozenset(
-            {"--shard", "--resume", "--fresh", "--time-limit", "--force", "--scheduler"}
+            {"--seed", "--shard", "--resume", "--fresh", "--time-limit", "--force"}
+            | {"--scheduler"}
         ),
         "count": frozenset(),
         "sample": frozenset({"--rank", "-n", "--distinct"}),
