@@ -109,23 +109,25 @@ def held(folder: Path, flag: str = "--out") -> Iterator[None]:
     (exit 1). A folder made only to hold the lock goes again if nothing else was written."""
     folder = Path(folder)
     made = not folder.exists()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:  # a path the system refuses: /proc/x, a read-only disk
-        raise BuildError(f"{flag} {folder}: cannot make this folder ({exc.strerror})") from None
     lock = FileLock(folder / LOCK)
-    try:
-        lock.acquire(timeout=0)
-    except Timeout:
-        raise BuildError(
-            f"{folder}: another build is writing this folder now; wait for it to end, "
-            f"or give another {flag}"
-        ) from None
-    try:
+    try:  # from the first step: Ctrl-C while the lock file is being made leaves nothing
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:  # a path the system refuses: /proc/x, a read-only disk
+            made = False
+            raise BuildError(f"{flag} {folder}: cannot make this folder ({exc.strerror})") from None
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            made = False  # another build holds the folder: its lock stays
+            raise BuildError(
+                f"{folder}: another build is writing this folder now; wait for it to end, "
+                f"or give another {flag}"
+            ) from None
         yield
     finally:
-        if made and [entry.name for entry in _entries(folder)] == [LOCK]:
-            (folder / LOCK).unlink()
+        if made and [entry.name for entry in _entries(folder)] in ([LOCK], []):
+            (folder / LOCK).unlink(missing_ok=True)
             lock.release()
             with suppress(OSError):  # something came in meanwhile: the folder stays
                 os.rmdir(folder)

@@ -464,6 +464,20 @@ def test_a_build_that_fails_leaves_no_folder_it_made(tmp_path):
     assert [p.name for p in (tmp_path / "mine").iterdir()] == [files.LOCK]
 
 
+def test_ctrl_c_while_the_lock_is_being_made_leaves_no_folder(tmp_path, monkeypatch):
+    """The lock file exists before the lock is held: Ctrl-C then must not leave it behind."""
+
+    class Interrupted(files.FileLock):
+        def acquire(self, *args, **kwargs):
+            Path(self.lock_file).touch()
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(files, "FileLock", Interrupted)
+    with pytest.raises(KeyboardInterrupt), files.held(tmp_path / "new" / "out"):
+        pass
+    assert list((tmp_path / "new").iterdir()) == []
+
+
 def test_a_name_with_a_parent_step_is_remembered_as_the_file_it_wrote(tmp_path):
     folder = tmp_path / "out"
     files.write_set(folder, {"result.json": "1", "maps/../level.txt": "old"})
