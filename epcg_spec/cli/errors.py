@@ -27,6 +27,10 @@ REFUSED_BY_THE_SYSTEM = {
 }
 
 
+# click 8.2 on: a group given no command raises this, with the help as its message
+_NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
+
+
 def run_guarded(action: Callable[[], int]) -> int:
     """Run a command; report any failure in one line per problem and return the exit code."""
     try:
@@ -47,9 +51,13 @@ def run_guarded(action: Callable[[], int]) -> int:
         return exc.exit_code
     except click.exceptions.Exit as exc:
         return exc.exit_code
+    except _NO_ARGS_IS_HELP as exc:  # a bare `epcg-spec`: the help, as it is
+        print(exc.format_message(), file=sys.stderr)
+        return USAGE
     except click.UsageError as exc:
         command = exc.ctx.command_path if exc.ctx else "epcg-spec"
-        print(f"usage error: {exc.format_message()} (see '{command} --help')", file=sys.stderr)
+        message = f"{exc.format_message()}{_misplaced(exc)}"
+        print(f"usage error: {message} (see '{command} --help')", file=sys.stderr)
         return USAGE
     except click.ClickException as exc:
         exc.show(file=sys.stderr)
@@ -65,6 +73,24 @@ def run_guarded(action: Callable[[], int]) -> int:
         return INVALID
     except Exception as exc:
         return _internal(exc)
+
+
+def _misplaced(exc: click.UsageError) -> str:
+    """For an option given before the command that some command takes: where it goes."""
+    group = exc.ctx.command if exc.ctx else None
+    if not (isinstance(exc, click.NoSuchOption) and isinstance(group, click.Group)):
+        return ""
+    takers = [
+        name
+        for name, command in sorted(group.commands.items())
+        if any(exc.option_name in param.opts for param in command.params)
+    ]
+    if not takers:
+        return ""
+    return (
+        f" It goes after the command (it is an option of {', '.join(takers)}): "
+        f"{exc.ctx.command_path} {takers[0]} ... {exc.option_name} ..."
+    )
 
 
 def _shortened(name: str, most: int = 120) -> str:

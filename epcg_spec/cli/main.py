@@ -97,12 +97,18 @@ _param = click.option(
 )
 _json = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 _threads = click.option("--threads", type=click.IntRange(min=1), help="Worker threads.")
-_time_limit = click.option(
-    "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
-    metavar="SECONDS",
-    help="Stop after about this long; the partial result is written and --resume continues.",
-)
+
+
+def _time_limit(then: str):
+    """--time-limit, saying what `then` happens when it stops a run."""
+    return click.option(
+        "--time-limit",
+        type=click.FloatRange(min=0, min_open=True),
+        metavar="SECONDS",
+        help=f"Stop after about this long; {then}.",
+    )
+
+
 _scheduler = click.option(
     "--scheduler",
     metavar="local:N|tcp://HOST:PORT",
@@ -155,7 +161,7 @@ def _stopped(result: api.Result, where: str) -> None:
 cli.add_command(validate)
 
 
-@cli.command()
+@cli.command(short_help="Compile SPEC, run it, write OUT/result.json and the content.")
 @click.argument("spec", type=GivenPath())
 @click.option("--out", type=GivenPath(), help="Output folder (default out/NAME).")
 @click.option("--seed", type=click.IntRange(min=0), help="Seed (default: the spec's, or 0).")
@@ -165,7 +171,7 @@ cli.add_command(validate)
 @click.option("--shard", type=ShardType(), help="Run only shard I of N of the units, e.g. 0/4.")
 @click.option("--resume", is_flag=True, help="Continue from the checkpoint in the output folder.")
 @click.option("--fresh", is_flag=True, help="Discard a checkpoint in the output folder first.")
-@_time_limit
+@_time_limit("the partial result is written and --resume continues")
 @click.option("--no-prune", is_flag=True, help="Evaluate every state (no prefix pruning).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--force", is_flag=True, help="Start even if the estimates exceed the machine.")
@@ -225,7 +231,7 @@ def build(
     return OK
 
 
-@cli.command()
+@cli.command(short_help="Print the exact size of SPEC's space (and how many are valid).")
 @click.argument("spec", type=GivenPath())
 @click.option("--constrained", is_flag=True, help="Also count the states meeting constraints.")
 @click.option(
@@ -234,7 +240,7 @@ def build(
     metavar="N",
     help="Stop after N found (the count is then a lower bound).",
 )
-@_time_limit
+@_time_limit("the count is then a lower bound")
 @click.option("--no-prune", is_flag=True, help="Evaluate every state (no prefix pruning).")
 @_threads
 @_json
@@ -303,7 +309,7 @@ def sample(spec, ranks, samples, seed, distinct, as_json, params, scheduler, **g
     return OK
 
 
-@cli.command()
+@cli.command(short_help="Show the compiled problem: space, constraints, back end, costs.")
 @click.argument("spec", type=GivenPath())
 @_json
 @_param
@@ -322,7 +328,13 @@ def explain(spec, as_json, params):
 
 @cli.command()
 @click.argument("spec", type=GivenPath())
-@click.option("--to", "target", type=click.Choice(["dsl", "yaml"]), required=True)
+@click.option(
+    "--to",
+    "target",
+    type=click.Choice(["dsl", "yaml"]),
+    required=True,
+    help="The form to write: dsl (.epcg) or yaml.",
+)
 @click.option(
     "-o", "--output", type=GivenPath(dir_okay=False), help="Write here instead of stdout."
 )
@@ -340,7 +352,7 @@ def fmt(spec, target, output):
     return OK
 
 
-@cli.command()
+@cli.command(short_help="Merge the shards of one run into what one run would have written.")
 @click.argument("results", nargs=-1, required=True, type=GivenPath(exists=True))
 @click.option("--out", type=GivenPath(), required=True, help="Folder for the merged result.")
 @_json
@@ -358,7 +370,7 @@ def merge(results, out, as_json):
     return OK
 
 
-@cli.command()
+@cli.command(short_help="List the kinds, or the run flags and options one KIND honours.")
 @click.argument("kind", required=False)
 def kinds(kind):
     """List the spec kinds, or show the run flags and options one KIND honours."""
@@ -377,15 +389,26 @@ def kinds(kind):
     return OK
 
 
-@cli.command()
+@cli.command(short_help="Write the HTML page to browse and pick from built folders.")
 @click.argument("folders", nargs=-1, required=True, type=GivenPath(file_okay=False))
 @click.option(
     "--spec", type=GivenPath(dir_okay=False), help="The spec the folders were built from."
 )
-@_param
+@click.option(
+    "--param",
+    "params",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A param override the build was run with (repeatable): shown, and put in the commands.",
+)
 @click.option("--out", type=GivenPath(dir_okay=False), help="The page (default: OUT/index.html).")
 @click.option("--open", "open_page", is_flag=True, help="Open the page in the web browser.")
-@click.option("--print", "booklet", is_flag=True, help="Also write OUT/puzzles.pdf (sudoku).")
+@click.option(
+    "--print",
+    "booklet",
+    is_flag=True,
+    help="Also write OUT/puzzles.pdf (kinds sudoku, witness, fling).",
+)
 def gallery(folders, spec, params, out, open_page, booklet):
     """Write an HTML page to browse, sort and pick the content of one or more built folders.
 

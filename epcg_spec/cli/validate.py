@@ -163,7 +163,7 @@ def _prop(text: str) -> str:
     return _data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-@click.command()
+@click.command(short_help="Check specs (files, or folders searched) without compiling.")
 @click.argument("paths", nargs=-1, required=True, type=GivenPath())
 @click.option("--quiet", "-q", is_flag=True, help="Print problems only, no summary or skips.")
 @click.option(

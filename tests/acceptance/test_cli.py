@@ -91,13 +91,30 @@ def test_fmt_converts_to_dsl_and_back(tmp_path, capsys):
         (["gallery", str(SPECS), "--out", ""], "'--out': an empty path"),
         (["merge", str(SPECS), "--out", ""], "'--out': an empty path"),
         (["count", ""], "'SPEC': an empty path"),
+        # an option of a command given before it
+        (["--param", "n=8", "build", QUEENS], "It goes after the command (it is an option of"),
+        (["-q", "build", QUEENS], "epcg-spec build ... -q ..."),
+        (["count", QUEENS, "--time-limit", "0"], "'--time-limit': 0.0 is not in the range x>0"),
     ],
 )
 def test_usage_errors_exit_2_with_one_clear_line(argv, message, capsys):
     assert main(argv) == 2
     out, err = capsys.readouterr()
     assert message in err
-    assert "Traceback" not in out + err
+    assert len(err.splitlines()) == 1 and not out
+
+
+def test_no_command_prints_the_help_exit_2(capsys):
+    assert main([]) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith("Usage: epcg-spec [OPTIONS] COMMAND") and not out
+    assert "usage error" not in err
+
+
+def test_every_command_help_fits_its_summary_on_one_line(capsys):
+    assert main(["--help"]) == 0
+    listing = capsys.readouterr().out.split("Commands:\n")[1].splitlines()
+    assert len(listing) == 9 and not any(line.endswith("...") for line in listing)
 
 
 def test_a_path_the_system_refuses_exits_1_in_one_line(tmp_path, capsys):
