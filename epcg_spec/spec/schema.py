@@ -109,15 +109,18 @@ def _diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
         expected = error.validator_value
         names = [expected] if isinstance(expected, str) else list(expected)
         wanted = " or ".join(_JSON_TYPES.get(n, n) for n in names)
-        return [doc.diag(path, f"{where} must be {wanted}, not {_show(value)}")]
+        numeric = {"integer", "number"} & set(names) and _number_in_quotes(value) is not None
+        hint = f"write {value.strip()} without quotes" if numeric else _schema_hint(error)
+        return [doc.diag(path, f"{where} must be {wanted}, not {_show(value)}", hint)]
     if kind in ("enum", "const"):
         options = error.validator_value if kind == "enum" else [error.validator_value]
         shown = ", ".join(json.dumps(o) for o in options)
-        hint = (
-            _did_you_mean(value, [str(o) for o in options], "one of")
-            if isinstance(value, str)
-            else f"one of {shown}"
-        )
+        if _number_in_quotes(value) is not None and _number_in_quotes(value) in options:
+            hint = f"write {value.strip()} without quotes: a number, not a string (one of {shown})"
+        elif isinstance(value, str):
+            hint = _did_you_mean(value, [str(o) for o in options], "one of")
+        else:
+            hint = f"one of {shown}"
         return [doc.diag(path, f"{where} is {_show(value)}, which is not allowed", hint)]
     if kind in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
         bound = {
@@ -136,7 +139,7 @@ def _diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
     if kind in ("minItems", "maxItems", "minLength", "maxLength", "minProperties"):
         return [doc.diag(path, f"{where}: {error.message}")]
     if kind == "pattern":
-        hint = error.schema.get("errorMessage", "")
+        hint = _schema_hint(error)
         return [
             doc.diag(
                 path, f"{where} is {_show(value)}, which does not match the expected form", hint
@@ -144,8 +147,23 @@ def _diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
         ]
     if kind == "propertyNames":
         return [doc.diag(path, f"{where}: a key {error.message}")]
-    message = error.schema.get("errorMessage") if isinstance(error.schema, dict) else None
-    return [doc.diag(path, f"{where}: {message or error.message}")]
+    return [doc.diag(path, f"{where}: {_schema_hint(error) or error.message}")]
+
+
+def _schema_hint(error: ValidationError) -> str:
+    """The schema's own words on what a node should be (its `errorMessage`), if any."""
+    return (error.schema.get("errorMessage") if isinstance(error.schema, dict) else None) or ""
+
+
+def _number_in_quotes(value) -> int | float | None:
+    """The number a string such as "3" spells (a number quoted in YAML), else None."""
+    if not isinstance(value, str):
+        return None
+    try:
+        number = json.loads(value)
+    except ValueError:
+        return None
+    return number if isinstance(number, int | float) and not isinstance(number, bool) else None
 
 
 def _show(value) -> str:

@@ -53,6 +53,19 @@ EXPECTED = {
     "unknown-kind.yaml": ("1:7: unknown kind 'spaces'; did you mean 'space'? (kinds: {kinds})"),
     "unknown-name.yaml": ("5:9: unknown name 'p' (known names: i, n, q)"),
     "wrong-type.yaml": ('4:8: search.top must be an integer, not "ten"'),
+    "quoted-number.yaml": (
+        '2:6: box is "3", which is not allowed; write 3 without quotes: a number, not a string (one of 2, 3, 4)'
+    ),
+    "quoted-param.yaml": ('2:13: params.n must be an integer, not "5"; write 5 without quotes'),
+    "misspelt-range.yaml": (
+        "4:32: loops run over range(stop), range(start, stop[, step]); did you mean 'range', not 'rang'?"
+    ),
+    "all-different.yaml": (
+        "4:5: unknown function 'all_different'; did you mean 'distinct'? (aggregates: all, any, count, distinct, max, min, sum)"
+    ),
+    "objective-not-a-mapping.yaml": (
+        '3:12: objective must be a mapping, not "maximize q[0]"; write {maximize: EXPR} or {minimize: EXPR}, or {python: MODULE:FUNCTION, sense: maximize|minimize}'
+    ),
 }
 
 

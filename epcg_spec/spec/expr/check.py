@@ -66,6 +66,17 @@ class ParamSymbol:
 Symbol = ArraySymbol | ParamSymbol
 
 
+# other modelling languages' names for distinct(): MiniZinc, CP-SAT, Choco
+ALL_DIFFERENT = ("alldiff", "alldifferent", "alldistinct")
+
+
+def _did_you_mean(func: str, names: list[str]) -> str:
+    """'did you mean ...? ' for the function of `names` that `func` likely meant, or ''."""
+    all_different = func.lower().replace("_", "") in ALL_DIFFERENT
+    close = ["distinct"] if all_different else difflib.get_close_matches(func, names, n=1)
+    return f"did you mean '{close[0]}'? " if close else ""
+
+
 class ExprProblem(Exception):
     """A problem at a character offset of an expression."""
 
@@ -176,10 +187,10 @@ class _Checker:
             )
         if e.func not in FUNCTIONS:
             names = sorted({*FUNCTIONS, *AGGREGATES})
-            close = difflib.get_close_matches(e.func, names, n=1)
-            hint = f"did you mean '{close[0]}'? " if close else ""
             raise ExprProblem(
-                e.start, f"unknown function '{e.func}'", hint + f"(functions: {', '.join(names)})"
+                e.start,
+                f"unknown function '{e.func}'",
+                f"{_did_you_mean(e.func, names)}(functions: {', '.join(names)})",
             )
         if e.func == "len":
             if len(e.args) != 1 or self.type_of(e.args[0], loops) != ARRAY:
@@ -199,11 +210,11 @@ class _Checker:
 
     def _aggregate(self, e: Aggregate, loops) -> str:
         if e.func not in AGGREGATES:
-            raise ExprProblem(
-                e.start,
-                f"'{e.func}' cannot take a comprehension",
-                f"aggregates: {', '.join(sorted(AGGREGATES))}",
-            )
+            listing = f"aggregates: {', '.join(sorted(AGGREGATES))}"
+            if e.func in FUNCTIONS:
+                raise ExprProblem(e.start, f"'{e.func}' cannot take a comprehension", listing)
+            near = _did_you_mean(e.func, sorted(AGGREGATES))
+            raise ExprProblem(e.start, f"unknown function '{e.func}'", f"{near}({listing})")
         inner = loops
         for loop in e.loops:
             if loop.var in self.symbols or loop.var in inner:
@@ -230,7 +241,12 @@ class _Checker:
 
     def _range(self, e: Expr, loops) -> None:
         if not (isinstance(e, Call) and e.func == "range" and 1 <= len(e.args) <= 3):
-            raise ExprProblem(e.start, "loops run over range(stop), range(start, stop[, step])")
+            misspelt = isinstance(e, Call) and difflib.get_close_matches(e.func, ["range"])
+            raise ExprProblem(
+                e.start,
+                "loops run over range(stop), range(start, stop[, step])",
+                f"did you mean 'range', not '{e.func}'?" if misspelt else "",
+            )
         for arg in e.args:
             self._want_int(arg, loops, "a range bound")
             if reads_state(arg, self.symbols):
