@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.context import RunContext, SpecSource
-from ..core.errors import UsageError
+from ..core.errors import BuildError, UsageError
 from ..core.files import atomic_write
 from ..core.version import __version__
 from .driver import CHUNK_SECONDS, Job, resize_chunk
@@ -123,13 +123,21 @@ def local_cluster(workers: int) -> Any:
     quiet but for errors, its dashboard (if bokeh is installed) on a free port."""
     import distributed
 
-    return distributed.LocalCluster(
-        n_workers=workers,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=":0",
-        silence_logs=logging.ERROR,
-    )
+    try:
+        return distributed.LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            silence_logs=logging.ERROR,
+        )
+    except RuntimeError as exc:  # "Nanny failed to start": the cause is in the workers' log
+        raise BuildError(
+            f"--scheduler local:{workers}: the worker processes did not start ({exc}); a "
+            "Python script that starts them must run its code under "
+            '`if __name__ == "__main__":`, as any script that starts processes, since '
+            "each worker imports the script again"
+        ) from None
 
 
 @contextmanager

@@ -14,7 +14,7 @@ from distributed import Client
 
 import epcg_spec
 from epcg_spec.cli.main import main
-from epcg_spec.core.errors import UsageError
+from epcg_spec.core.errors import BuildError, UsageError
 from epcg_spec.core.result import without_timings
 from epcg_spec.search import cluster
 from tests.domains.space.helpers import SPECS
@@ -195,6 +195,19 @@ def test_an_unreachable_scheduler_is_one_line(monkeypatch, tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err[0]
     assert not out.exists()
+
+
+def test_local_workers_that_do_not_start_say_why_in_one_line(monkeypatch, tmp_path):
+    """As when a script without a __main__ guard is imported again by each worker."""
+
+    def failing(**kwargs):
+        raise RuntimeError("Nanny failed to start.")
+
+    monkeypatch.setattr("distributed.LocalCluster", failing)
+    spec = epcg_spec.load(SPECS / "n-queens.yaml", params={"n": 6})
+    with pytest.raises(BuildError, match=r"local:2: the worker processes did not start .*__main__"):
+        spec.build(tmp_path / "out", scheduler="local:2")
+    assert not (tmp_path / "out").exists()
 
 
 def test_without_dask_the_extra_is_named(monkeypatch, tmp_path):
