@@ -4,6 +4,8 @@ A spec example is a fenced block labelled `yaml` or `epcg` holding a `kind:` key
 with a `kind:` and any other label fails here, so an example cannot escape the check. A command
 block is runnable when the line before its fence is `<!-- run -->`: each of its `epcg-spec`
 lines is run in-process from a folder that holds `specs/`, so `--out out/...` lands there.
+Every other `epcg-spec` line shown (too slow to run, or an illustration) is parsed as the
+command line would read it, and the files under `specs/` it names must exist.
 """
 
 from __future__ import annotations
@@ -109,6 +111,38 @@ def test_every_runnable_command_runs(block, workdir, capsys):
         assert code == 0, f"{block.where}: `epcg-spec {shlex.join(argv)}` exit {code}:\n{out.err}"
 
 
+PLACEHOLDER = re.compile(r"^[A-Z][A-Z_]+(\.\.\.)?$|\|")  # SPEC, OUT..., dsl|yaml: a synopsis
+SHOWN = [b for b in ALL_BLOCKS if not b.runnable and b.label not in (*SUFFIX, "python")]
+
+
+def shown_commands() -> list:
+    """The command lines shown but not run: optional parts (`[--seed N]`) dropped, synopses
+    (lines with placeholders) left out."""
+    found = []
+    for block in SHOWN:
+        for line in block.text.splitlines():
+            if "epcg-spec " not in line:
+                continue
+            line = re.sub(r"\[[^]]*\]", "", line.split("$ ", 1)[-1])
+            words = shlex.split(line, comments=True)
+            if words[:1] == ["epcg-spec"] and not any(PLACEHOLDER.search(w) for w in words):
+                found.append(pytest.param(block, words[1:], id=f"{block.where} {words[1]}"))
+    return found
+
+
+@pytest.mark.parametrize(("block", "argv"), shown_commands())
+def test_every_command_shown_parses(block, argv, monkeypatch):
+    """Flags, values and the specs named exist, as the command line reads them (nothing runs)."""
+    from epcg_spec.cli.main import cli
+
+    monkeypatch.chdir(ROOT)
+    named = [w for w in argv if w.startswith("specs/")]
+    assert all((ROOT / w).exists() for w in named), f"{block.where}: {shlex.join(argv)}"
+    with cli.make_context("epcg-spec", list(argv), resilient_parsing=False) as group:
+        command = cli.get_command(group, argv[0])
+        command.make_context(argv[0], list(argv[1:]), parent=group)
+
+
 def quick_start() -> list[str]:
     """The README's two quick-start commands."""
     (block,) = [b for b in fenced_blocks(ROOT / "README.md") if b.text.startswith("pip install")]
@@ -131,3 +165,16 @@ def test_the_quick_start_test_command_is_what_ci_runs():
     setup = ("#", "set ", "cd ", "python -m pip", "command -v ", "export CI=")
     steps = [line for line in ci if line and not line.startswith(setup)]
     assert tests.split(" && ") == steps
+
+
+def test_the_api_example_prints_the_numbers_its_comments_give(workdir, capsys):
+    """docs/api.md's example, run as it stands (after the quick start: its kernels are cached)."""
+    (block,) = [b for b in fenced_blocks(ROOT / "docs" / "api.md") if b.label == "python"]
+    exec(compile(block.text, block.where, "exec"), {"__name__": "__main__"})
+    printed = capsys.readouterr().out.splitlines()
+    comments = [line.partition("#")[2] for line in block.text.splitlines() if "print(" in line]
+    assert len(printed) == len(comments) == 6
+    said = [(out, re.match(r"\s*(\d+)", c)) for out, c in zip(printed, comments, strict=True)]
+    claims = [(out, number[1]) for out, number in said if number]
+    assert len(claims) == 3 and all(out == number for out, number in claims), claims
+    assert printed[0] == "space n-queens"
