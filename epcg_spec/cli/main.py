@@ -382,10 +382,14 @@ def kinds(kind):
         raise UsageError(f"unknown kind {kind!r}; the kinds are {', '.join(registry.kinds())}")
     domain = registry.domain(kind)
     click.echo(f"{kind}: {domain.summary}")
-    for command, flags in domain.supports.items():
+    for command in ("build", "count", "sample"):
+        if command not in domain.supports:
+            click.echo(f"  {command:<7} (not for this kind)")
+            continue
         extra = [f"--{o.name}" for o in domain.options if command in o.commands]
-        click.echo(f"  {command:<7} {' '.join([*sorted(flags), *extra]) or '(no run flags)'}")
-    click.echo("  a flag not listed for a command is refused (exit 2), never ignored")
+        flags = [*sorted(domain.supports[command]), *extra]
+        click.echo(f"  {command:<7} {' '.join(flags) or '(no run flags)'}")
+    click.echo("  a run flag not listed for a command is refused (exit 2), never ignored")
     return OK
 
 

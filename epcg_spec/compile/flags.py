@@ -35,14 +35,14 @@ WHY_NOT: dict[str, str] = {
 def refuse_unsupported(domain: Any, problem: Any, command: str, flags: list[str]) -> None:
     """Exit 2 (UsageError) on the first flag that the spec's kind (or mode) cannot honour.
 
-    A domain lists the run flags its kind honours per command (`supports`); a problem may
+    A domain lists the run flags its kind honours per command it has (`supports`); a problem may
     refuse some of them for its spec's mode (`refused(command)`, flag -> reason).
     """
     refused = problem.refused(command) if hasattr(problem, "refused") else {}
     for flag in flags:
         if flag in refused:
             raise UsageError(f"{flag} is not supported here: {refused[flag]}")
-        if flag in WHY_NOT and flag not in domain.supports[command]:
+        if flag in WHY_NOT and flag not in domain.supports.get(command, ()):
             raise UsageError(
                 f"kind {domain.kind} does not support {flag} for `{command}`: {WHY_NOT[flag]}"
                 + _instead(flag, domain.supports[command] - refused.keys())

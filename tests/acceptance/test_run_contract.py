@@ -10,7 +10,9 @@ import json
 
 import pytest
 
+import epcg_spec
 from epcg_spec.cli.main import main
+from epcg_spec.compile import registry
 from epcg_spec.core.errors import EpcgError
 from epcg_spec.search import driver
 from tests.domains.space.helpers import SPECS
@@ -165,7 +167,17 @@ def test_kinds_kind_lists_what_the_kind_honours(capsys):
     out = capsys.readouterr().out
     assert "build   --force --fresh --resume --scheduler --seed --shard --time-limit" in out
     assert "count   --limit --time-limit" in out
+    assert "sample  (not for this kind)" in out
     assert main(["kinds", "nope"]) == 2
+
+
+def test_a_kind_lists_sample_exactly_when_some_spec_of_it_samples():
+    samples: dict[str, set[bool]] = {}
+    for spec, commands in HONOURED.items():
+        kind = epcg_spec.load(SPECS / spec).kind
+        samples.setdefault(kind, set()).add(commands["sample"] is not None)
+    for kind, sampled in samples.items():
+        assert ("sample" in registry.domain(kind).supports) == any(sampled), kind
 
 
 def test_rank_and_n_together_are_refused(capsys):

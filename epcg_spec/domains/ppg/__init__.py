@@ -24,7 +24,6 @@ class PpgDomain:
             | {"--scheduler"}
         ),
         "count": frozenset({"--limit", "--time-limit"}),
-        "sample": frozenset(),
     }
     options = ()
 

@@ -21,7 +21,6 @@ class RoomsDomain:
     supports: ClassVar[dict[str, frozenset[str]]] = {
         "build": frozenset({"--seed", "--resume", "--fresh", "--time-limit"}),
         "count": frozenset({"--limit", "--time-limit"}),
-        "sample": frozenset(),
     }
     options = OPTIONS["rooms"]
 

@@ -22,7 +22,6 @@ class SudokuDomain:
             {"--seed", "--shard", "--resume", "--fresh", "--time-limit", "--scheduler"}
         ),
         "count": frozenset({"--limit", "--time-limit"}),
-        "sample": frozenset(),
     }
     options = ()
 

@@ -24,7 +24,6 @@ class WfcDomain:
             | {"--scheduler"}
         ),
         "count": frozenset({"--limit", "--time-limit"}),
-        "sample": frozenset(),
     }
     options = ()
 
