@@ -3,9 +3,10 @@
 A spec example is a fenced block labelled `yaml` or `epcg` holding a `kind:` key; a fenced block
 with a `kind:` and any other label fails here, so an example cannot escape the check. A command
 block is runnable when the line before its fence is `<!-- run -->`: each of its `epcg-spec`
-lines is run in-process from a folder that holds `specs/`, so `--out out/...` lands there.
-Every other `epcg-spec` line shown (too slow to run, or an illustration) is parsed as the
-command line would read it, and the files under `specs/` it names must exist.
+lines is run in-process from a folder that holds `specs/`, so `--out out/...` lands there;
+in a block of `$ ` prompts, the lines under a command are its output, checked. Every other
+`epcg-spec` line shown (too slow to run, or an illustration) is parsed as the command line
+would read it, and the files under `specs/` it names must exist.
 """
 
 from __future__ import annotations
@@ -91,13 +92,20 @@ def test_every_spec_example_validates(block, workdir, capsys):
     assert code == 0, f"{block.where}: the example does not validate:\n{out.out}{out.err}"
 
 
-def commands(block: Block) -> list[list[str]]:
-    """The `epcg-spec` command lines of a block, as argument lists (comments dropped)."""
-    found = []
-    for line in block.text.splitlines():
+def commands(block: Block) -> list[tuple[list[str], list[str] | None]]:
+    """The `epcg-spec` command lines of a block, as argument lists (comments dropped), each
+    with the output shown under it: in a block of `$ ` prompts, the lines up to the next."""
+    lines = block.text.splitlines()
+    prompted = any(line.startswith("$ ") for line in lines)
+    found: list[tuple[list[str], list[str] | None]] = []
+    for line in lines:
+        if prompted and not line.startswith("$ "):
+            if found:
+                found[-1][1].append(line)
+            continue
         words = shlex.split(line.removeprefix("$ "), comments=True)
         if words and words[0] == "epcg-spec":
-            found.append(words[1:])
+            found.append((words[1:], [] if prompted else None))
     return found
 
 
@@ -105,10 +113,11 @@ def commands(block: Block) -> list[list[str]]:
 def test_every_runnable_command_runs(block, workdir, capsys):
     argvs = commands(block)
     assert argvs, f"{block.where}: a block marked {RUN_MARK} holds no epcg-spec command"
-    for argv in argvs:
+    for argv, shown in argvs:
         code = main(argv)
         out = capsys.readouterr()
         assert code == 0, f"{block.where}: `epcg-spec {shlex.join(argv)}` exit {code}:\n{out.err}"
+        assert shown is None or out.out.splitlines() == shown, f"{block.where}: {out.out}"
 
 
 PLACEHOLDER = re.compile(r"^[A-Z][A-Z_]+(\.\.\.)?$|\|")  # SPEC, OUT..., dsl|yaml: a synopsis
