@@ -119,12 +119,34 @@ _YAML_HINTS = (
 )
 
 
+_INDEXED = re.compile(r"[\[{].*[A-Za-z_]\w*\[")  # a flow [ or {, then a name indexed
+
+
+def _bare_expression_in_flow(mark) -> bool:
+    """Whether the line of a YAML error holds an unquoted expression such as q[0] < 1 in a
+    flow list or mapping, where YAML reads the '[' of q[0] as a list of its own."""
+    buffer = getattr(mark, "buffer", None)
+    if not buffer:
+        return False
+    start = buffer.rfind("\n", 0, mark.index) + 1
+    end = buffer.find("\n", mark.index)
+    line = buffer[start : end if end >= 0 else None]
+    return _INDEXED.search(line.split(" #", 1)[0]) is not None
+
+
 def _yaml_error(exc: yaml.MarkedYAMLError, source: str) -> Diagnostic:
     mark = exc.problem_mark or exc.context_mark
     line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
     what = exc.problem or exc.context or "invalid YAML"
     if exc.context and exc.problem:
         what = f"{exc.problem} ({exc.context})"
+    if _bare_expression_in_flow(mark):
+        return Diagnostic(
+            Pos(source, line, col),
+            "YAML syntax error: an expression inside [...] or {...} must be quoted "
+            "(YAML reads the '[' of x[i] as a list)",
+            'e.g. ["q[0] < q[1]"] or {maximize: "q[0] * 2"}',
+        )
     if exc.context in ("while parsing a flow mapping", "while parsing a flow sequence"):
         opened = exc.context_mark
         bracket = "{" if "mapping" in exc.context else "["

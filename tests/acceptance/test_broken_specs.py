@@ -56,6 +56,9 @@ EXPECTED = {
     "quoted-number.yaml": (
         '2:6: box is "3", which is not allowed; write 3 without quotes: a number, not a string (one of 2, 3, 4)'
     ),
+    "unquoted-expression.yaml": (
+        """3:16: YAML syntax error: an expression inside [...] or {...} must be quoted (YAML reads the '[' of x[i] as a list); e.g. ["q[0] < q[1]"] or {maximize: "q[0] * 2"}"""
+    ),
     "quoted-param.yaml": ('2:13: params.n must be an integer, not "5"; write 5 without quotes'),
     "misspelt-range.yaml": (
         "4:32: loops run over range(stop), range(start, stop[, step]); did you mean 'range', not 'rang'?"
