@@ -439,7 +439,11 @@ def _spec(text: str, document, params, options, path: Path | None = None) -> Spe
     if params is None:
         overrides: dict[str, Any] = {}
     elif isinstance(params, dict) and all(isinstance(k, str) for k in params):
-        overrides = dict(params)
+        wrong = [name for name, value in params.items() if not _integers([value])]
+        if wrong:
+            value = params[wrong[0]]
+            raise UsageError(f"params {wrong[0]}={value!r}: a param's value is an integer")
+        overrides = {name: int(value) for name, value in params.items()}
     elif isinstance(params, list | tuple) and all(isinstance(p, str) for p in params):
         overrides = parse_overrides(list(params))
     else:

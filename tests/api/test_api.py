@@ -35,7 +35,8 @@ def test_build_count_sample_explain_on_a_space():
 def test_params_as_on_the_command_line_and_as_a_dict_agree():
     by_dict = epcg_spec.load(QUEENS, params={"n": 7}).count(constrained=True).count
     by_text = epcg_spec.load(QUEENS, params=["n=7"]).count(constrained=True).count
-    assert by_dict == by_text == 40
+    by_numpy = epcg_spec.load(QUEENS, params={"n": np.int64(7)}).count(constrained=True).count
+    assert by_dict == by_text == by_numpy == 40
 
 
 def test_build_with_out_writes_what_the_cli_writes(tmp_path):
@@ -103,6 +104,8 @@ def test_arguments_are_checked_as_the_command_line_checks_its_flags(call, messag
         (lambda: epcg_spec.load(None), "path None: give the path of a spec file"),
         (lambda: epcg_spec.load(QUEENS, params="n=6"), "params 'n=6': give a dict"),
         (lambda: epcg_spec.load(QUEENS, params={1: 2}), "params {1: 2}: give a dict"),
+        (lambda: epcg_spec.load(QUEENS, params={"n": "8"}), "params n='8': a param's value"),
+        (lambda: epcg_spec.load(QUEENS, params={"n": 8.0}), "params n=8.0: a param's value"),
         (lambda: epcg_spec.load(QUEENS, options="x"), "options 'x': give a dict"),
         (lambda: epcg_spec.loads(None), "text None: give the spec's text"),
         (lambda: epcg_spec.loads("kind: space", format=["yaml"]), "format ['yaml']: give one"),
