@@ -68,6 +68,12 @@ def parse_document(text: str, path: Path) -> Document:
             return fmt.read(path, text)
     if doc is not None:
         return doc
+    readers = [f.name for f in registry.formats() if path.suffix.lower() in f.suffixes]
+    if readers:  # a .json or .xml file that is not of the format read from such files
+        raise UsageError(
+            f"{path}: not a spec file: a {path.suffix} file is read as {' or '.join(readers)} "
+            "only, and this is not one; write a spec (with 'kind') as .yaml or .epcg"
+        )
     known = sorted(_spec_suffixes())
     raise UsageError(f"{path}: not a spec file (known file types: {', '.join(known)})")
 

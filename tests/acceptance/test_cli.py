@@ -180,3 +180,14 @@ def test_explain_shows_the_estimates_a_build_is_checked_against(spec, capsys):
     rows = json.loads(capsys.readouterr().out)
     assert rows["estimated memory"] == f"at least {size_text(estimate.memory)}"
     assert rows["estimated disk"] == f"at least {size_text(estimate.disk)}"
+
+
+def test_a_json_spec_is_told_which_json_is_read(tmp_path, capsys):
+    spec = tmp_path / "queens.json"
+    spec.write_text('{"kind": "space", "space": {"type": "permutation", "n": 4}}')
+    assert main(["explain", str(spec)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        f"usage error: {spec}: not a spec file: a .json file is read as tracery-json only, "
+        "and this is not one; write a spec (with 'kind') as .yaml or .epcg"
+    ]
