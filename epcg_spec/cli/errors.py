@@ -56,7 +56,7 @@ def run_guarded(action: Callable[[], int]) -> int:
         return USAGE
     except click.UsageError as exc:
         command = exc.ctx.command_path if exc.ctx else "epcg-spec"
-        message = f"{exc.format_message()}{_misplaced(exc)}"
+        message = " ".join(f"{exc.format_message()}{_misplaced(exc)}".split())  # one line
         print(f"usage error: {message} (see '{command} --help')", file=sys.stderr)
         return USAGE
     except click.ClickException as exc:

@@ -46,7 +46,25 @@ def entry_point() -> None:
     sys.exit(main())
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The commands; a spec or a common verb given in place of one says what to write."""
+
+    def resolve_command(self, ctx, args):
+        name = args[0] if args else ""
+        if args and self.get_command(ctx, name) is None and not name.startswith("-"):
+            if Path(name).suffix or Path(name).exists():  # a spec file, or a folder
+                ctx.fail(
+                    f"{name!r} is not a command: the command comes first: epcg-spec build {name}"
+                )
+            if name.lower() in _BUILD_VERBS:
+                ctx.fail(f"No such command {name!r}; did you mean 'build'?")
+        return super().resolve_command(ctx, args)
+
+
+_BUILD_VERBS = {"run", "generate", "make", "solve", "gen", "create"}
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="epcg-spec")
 def cli() -> None:
     """Procedural content generation from declarative spec files.

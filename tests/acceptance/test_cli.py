@@ -95,6 +95,10 @@ def test_fmt_converts_to_dsl_and_back(tmp_path, capsys):
         (["--param", "n=8", "build", QUEENS], "It goes after the command (it is an option of"),
         (["-q", "build", QUEENS], "epcg-spec build ... -q ..."),
         (["count", QUEENS, "--time-limit", "0"], "'--time-limit': 0.0 is not in the range x>0"),
+        # the spec in place of the command, a common verb, a multi-line message of click's
+        ([QUEENS, "build"], f"the command comes first: epcg-spec build {QUEENS}"),
+        (["run", QUEENS], "No such command 'run'; did you mean 'build'?"),
+        (["fmt", QUEENS], "Missing option '--to'. Choose from: dsl, yaml"),
     ],
 )
 def test_usage_errors_exit_2_with_one_clear_line(argv, message, capsys):
