@@ -13,6 +13,7 @@ from ...spec.load import read_text
 from .compile import Compiler, Rule
 from .formats import grammar_document, is_grammar
 from .model import DEFAULT_COUNT, DEFAULT_DEPTH, DEFAULT_LIMIT, DEFAULT_ORIGIN, TracerySpec
+from .parse import ACTION, MISSING_SYMBOL, TAG, read_action, read_tag, scan
 
 
 def load_tracery_spec(doc: Document, params: dict[str, Any]) -> TracerySpec:
@@ -34,7 +35,9 @@ def load_tracery_spec(doc: Document, params: dict[str, Any]) -> TracerySpec:
         mode=generate.get("mode", "uniform"),
         count=generate.get("count", DEFAULT_COUNT),
         limit=generate.get("limit", DEFAULT_LIMIT),
-        warnings=tuple(_warnings(_rule_texts(doc, grammar_doc, symbols, paths), symbols, compat)),
+        warnings=tuple(
+            _warnings(list(_rule_texts(doc, grammar_doc, symbols, paths)), symbols, compat)
+        ),
     )
 
 
@@ -126,11 +129,47 @@ def _rule_texts(doc: Document, grammar_doc: Document, symbols: dict, paths: dict
             yield grammar_doc, paths[(symbol, i)], rule.text
 
 
-def _warnings(texts, symbols: dict, compat: bool) -> list[Diagnostic]:
-    """Parse problems of every rule text, located at their character (Tracery renders on)."""
+def _warnings(texts: list, symbols: dict, compat: bool) -> list[Diagnostic]:
+    """Parse problems of every rule text, and symbols no rule defines and no action pushes
+    (most likely misspelt), located at their character (Tracery renders on)."""
     compiler = Compiler(symbols, compat)
-    return [
+    problems = [
         Diagnostic(doc.text_pos(path, offset), f"warning: {message}")
         for doc, path, text in texts
         for offset, message in compiler.errors(text)
     ]
+    tags: list[tuple[Document, tuple, int, str]] = []
+    pushed: set[str] = set()
+    for doc, path, text in texts:
+        _symbols_used(doc, path, text, 0, compat, tags, pushed)
+    for doc, path, offset, name in tags:
+        if name not in symbols and name not in pushed:
+            close = difflib.get_close_matches(name, [*symbols, *pushed], n=1)
+            problems.append(
+                Diagnostic(
+                    doc.text_pos(path, offset),
+                    f"warning: no rule defines or pushes '{name}', so it renders (({name}))",
+                    f"did you mean '{close[0]}'?" if close else "",
+                )
+            )
+    return problems
+
+
+def _symbols_used(doc, path, text: str, offset: int, compat: bool, tags: list, pushed: set):
+    """Add the symbols the tags of `text` read to `tags` (with where), and the symbols its
+    actions push to `pushed`, through the rules pushed."""
+    sections, _ = scan(text, compat)
+    for section in sections:
+        at = offset + section.start
+        actions: tuple[str, ...] = (section.raw,) if section.kind == ACTION else ()
+        if section.kind == TAG:
+            tag = read_tag(section.raw, compat)
+            if not tag.error and tag.symbol != MISSING_SYMBOL:
+                tags.append((doc, path, at, tag.symbol))
+            actions = tag.actions
+        for raw in actions:
+            action = read_action(raw, compat)
+            if action.kind == "push":
+                pushed.add(action.target)
+                for value in action.values:
+                    _symbols_used(doc, path, value, at, compat, tags, pushed)

@@ -136,5 +136,23 @@ def test_problems_in_the_origin_are_warnings_too(tmp_path, capsys):
     assert result["warnings"] == [f"{spec}:2:20: warning: unclosed tag: a '#' has no partner"]
 
 
+def test_a_symbol_no_rule_defines_or_pushes_is_a_warning_with_a_near_name(tmp_path, capsys):
+    spec = tmp_path / "t.yaml"
+    grammar = (
+        'kind: tracery\ngrammar:\n  origin: ["#hero# #[pet:cat]pet# #[x:#animl#]x#"]\n'
+        "  heroes: [Ann]\n  animal: [owl]\n"
+    )
+    spec.write_text(grammar, "utf-8")
+    result = _json(capsys, ["count", str(spec)])
+    assert result["warnings"] == [
+        f"{spec}:3:14: warning: no rule defines or pushes 'hero', so it renders ((hero)); "
+        "did you mean 'heroes'?",
+        f"{spec}:3:37: warning: no rule defines or pushes 'animl', so it renders ((animl)); "
+        "did you mean 'animal'?",
+    ]  # 'pet' and 'x' are pushed: no warning
+    assert main(["build", str(spec), "--out", str(tmp_path / "out"), "-q"]) == 0
+    assert "did you mean 'heroes'?" in capsys.readouterr().out
+
+
 def test_origin_is_refused_for_other_kinds(capsys):
     assert main(["count", str(SPECS / "nested-universe.yaml"), "--origin", "#x#"]) == 2
