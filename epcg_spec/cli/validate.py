@@ -142,9 +142,8 @@ def github_lines(report: Report, quiet: bool) -> list[str]:
     lines = []
     for diagnostics in report.invalid.values():
         for d in diagnostics:
-            text = f"{d.message}; {d.hint}" if d.hint else d.message
             where = f"file={_prop(d.pos.path)},line={d.pos.line},col={d.pos.col}"
-            lines.append(f"::error {where}::{_data(text)}")
+            lines.append(f"::error {where}::{_data(d.text)}")
     for path, message in report.usage.items():
         lines.append(f"::error file={_prop(str(path))}::{_data(message)}")
     if not quiet:

@@ -27,9 +27,15 @@ class Diagnostic:
     message: str
     hint: str = ""
 
+    @property
+    def text(self) -> str:
+        """The message with its hint; a bare listing, "(kinds: ...)", follows as an aside."""
+        if not self.hint:
+            return self.message
+        return f"{self.message}{' ' if self.hint.startswith('(') else '; '}{self.hint}"
+
     def __str__(self) -> str:
-        text = f"{self.pos}: {self.message}"
-        return f"{text}; {self.hint}" if self.hint else text
+        return f"{self.pos}: {self.text}"
 
 
 class EpcgError(Exception):

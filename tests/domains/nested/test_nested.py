@@ -81,14 +81,14 @@ def test_browse_from_the_command_line(capsys):
 
 
 BROKEN = {
-    "kind: nested\nroot: a\ntypes:\n  a: 'always b'\n": "4:6: unknown element type 'b'; (types: a)",
+    "kind: nested\nroot: a\ntypes:\n  a: 'always b'\n": "4:6: unknown element type 'b' (types: a)",
     "kind: nested\nroot: a\ntypes:\n  a: {children: ['.b']}\n  b: {children: ['.a']}\n": (
         "4:6: inheritance goes round in a circle: a -> b -> a"
     ),
     "kind: nested\nroot: a\ntypes:\n  a: 'sometimes a'\n": (
         "4:6: a clause starts with 'sometimes'; start each with always, possible, rare or inherit"
     ),
-    "kind: nested\nroot: c\ntypes:\n  a: 'always a'\n": "2:7: unknown element type 'c'; (types: a)",
+    "kind: nested\nroot: c\ntypes:\n  a: 'always a'\n": "2:7: unknown element type 'c' (types: a)",
 }
 
 

@@ -91,7 +91,7 @@ def test_a_grammar_with_no_derivation_fails_on_one_line(text, mode, tmp_path, ca
 
 
 BROKEN = {
-    "kind: tracery\ngrammar: {a: x}\nno_repeat: [b]\n": ("3:13: unknown symbol 'b'; (symbols: a)"),
+    "kind: tracery\ngrammar: {a: x}\nno_repeat: [b]\n": ("3:13: unknown symbol 'b' (symbols: a)"),
     "kind: tracery\ngrammar: {animal: x}\nstart: animl\n": (
         "3:8: unknown symbol 'animl'; did you mean 'animal'? (symbols: animal)"
     ),
