@@ -64,7 +64,7 @@ def validate(doc: Document, schema_name: str) -> list[Diagnostic]:
     """Every schema violation of `doc`, one located diagnostic each, in source order."""
     problems = {}
     for error in _validator(schema_name).iter_errors(doc.data):
-        for diag in _diagnostics(doc, _most_relevant(error)):
+        for diag in _diagnostics(doc, error):
             problems.setdefault((diag.pos, diag.message), diag)
     return sorted(problems.values(), key=lambda d: (d.pos.line, d.pos.col, d.message))
 
@@ -78,6 +78,20 @@ def validate_data(data, schema_name: str) -> list[str]:
     ]
 
 
+def _types_wanted(error: ValidationError) -> str:
+    """For a oneOf/anyOf that every branch refuses for its type: "an integer or a list"."""
+    if error.validator not in ("oneOf", "anyOf") or not error.context:
+        return ""
+    refused = {e.schema_path[0]: e for e in error.context if e.validator == "type" and not e.path}
+    if len(refused) < len(error.validator_value):
+        return ""
+    names = []
+    for branch in refused.values():
+        expected = branch.validator_value
+        names += [expected] if isinstance(expected, str) else list(expected)
+    return " or ".join(dict.fromkeys(_JSON_TYPES.get(n, n) for n in names))
+
+
 def _most_relevant(error: ValidationError) -> ValidationError:
     """For oneOf/anyOf, the branch error that went deepest (the user's likely intent)."""
     while error.validator in ("oneOf", "anyOf") and error.context:
@@ -86,6 +100,17 @@ def _most_relevant(error: ValidationError) -> ValidationError:
 
 
 def _diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
+    wanted = _types_wanted(error)
+    if wanted:  # no branch of a oneOf/anyOf takes a value of this type: name them all
+        path = tuple(error.absolute_path)
+        said = error.schema.get("description", "") if isinstance(error.schema, dict) else ""
+        hint = said[:1].lower() + said[1:].rstrip(".")
+        return [
+            doc.diag(
+                path, f"{describe_path(path)} must be {wanted}, not {_show(error.instance)}", hint
+            )
+        ]
+    error = _most_relevant(error)
     path = tuple(error.absolute_path)
     where = describe_path(path)
     value = error.instance

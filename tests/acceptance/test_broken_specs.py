@@ -59,6 +59,9 @@ EXPECTED = {
     "unquoted-expression.yaml": (
         """3:16: YAML syntax error: an expression inside [...] or {...} must be quoted (YAML reads the '[' of x[i] as a list); e.g. ["q[0] < q[1]"] or {maximize: "q[0] * 2"}"""
     ),
+    "size-not-a-list.yaml": (
+        '4:24: rooms[0].size must be an integer or a list, not "4x3"; width and height in cells, [w, h], or one number for a square (default 1)'
+    ),
     "quoted-param.yaml": ('2:13: params.n must be an integer, not "5"; write 5 without quotes'),
     "misspelt-range.yaml": (
         "4:32: loops run over range(stop), range(start, stop[, step]); did you mean 'range', not 'rang'?"
