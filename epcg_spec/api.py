@@ -50,7 +50,7 @@ class Result:
     data: dict[str, Any]
     files: dict[str, str | bytes] = field(default_factory=dict)
     summary: list[str] = field(default_factory=list)
-    stopped: str | None = None  # None: complete; "time limit" or "interrupted": partial
+    stopped: str | None = None  # None: complete; else why not (see docs/api.md)
     written: list[Path] = field(default_factory=list)
 
     @property
@@ -82,6 +82,7 @@ class Result:
 
     @classmethod
     def of(cls, output: RunOutput, written: list[Path] | None = None) -> Result:
+        """The Result of a problem's run output, with the paths written for it."""
         return cls(output.result, output.artifacts, output.summary, output.stopped, written or [])
 
 
