@@ -136,6 +136,8 @@ def _diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
         wanted = " or ".join(_JSON_TYPES.get(n, n) for n in names)
         numeric = {"integer", "number"} & set(names) and _number_in_quotes(value) is not None
         hint = f"write {value.strip()} without quotes" if numeric else _schema_hint(error)
+        if "array" in names and doc.format == "dsl" and str(value).startswith("- "):
+            hint = "a list in the DSL is [a, b, ...]; '- item' lines are YAML's"
         return [doc.diag(path, f"{where} must be {wanted}, not {_show(value)}", hint)]
     if kind in ("enum", "const"):
         options = error.validator_value if kind == "enum" else [error.validator_value]

@@ -62,6 +62,9 @@ EXPECTED = {
     "size-not-a-list.yaml": (
         '4:24: rooms[0].size must be an integer or a list, not "4x3"; width and height in cells, [w, h], or one number for a square (default 1)'
     ),
+    "dsl-yaml-list.epcg": (
+        "4:3: constraints must be a list, not \"- q[0] < q[1]\"; a list in the DSL is [a, b, ...]; '- item' lines are YAML's"
+    ),
     "quoted-param.yaml": ('2:13: params.n must be an integer, not "5"; write 5 without quotes'),
     "misspelt-range.yaml": (
         "4:32: loops run over range(stop), range(start, stop[, step]); did you mean 'range', not 'rang'?"
