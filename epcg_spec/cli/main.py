@@ -127,12 +127,17 @@ def _time_limit(then: str):
     )
 
 
-_scheduler = click.option(
-    "--scheduler",
-    metavar="local:N|tcp://HOST:PORT",
-    help="Run the work on a Dask cluster: N local worker processes, or a running scheduler "
-    "(needs the dask extra; see docs/cluster.md).",
-)
+def _scheduler(help_text: str = ""):
+    """--scheduler; `help_text` where the command does not use it as build and count do."""
+    return click.option(
+        "--scheduler",
+        metavar="local:N|tcp://HOST:PORT",
+        help=help_text
+        or "Run the work on a Dask cluster: N local worker processes, or a running scheduler "
+        "(needs the dask extra; see docs/cluster.md).",
+    )
+
+
 _device = click.option(
     "--device",
     type=click.Choice(api.DEVICES),
@@ -194,7 +199,7 @@ cli.add_command(validate)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--force", is_flag=True, help="Start even if the estimates exceed the machine.")
 @_allow_python
-@_scheduler
+@_scheduler()
 @_device
 @_domain_options("build")
 def build(
@@ -264,7 +269,7 @@ def build(
 @_json
 @_param
 @_allow_python
-@_scheduler
+@_scheduler()
 @_device
 @_domain_options("count")
 def count(
@@ -317,7 +322,7 @@ def count(
 @click.option("--distinct", is_flag=True, help="Sample distinct outputs, not derivations.")
 @_json
 @_param
-@_scheduler
+@_scheduler("No kind samples on a cluster yet: refused (exit 2), as the API refuses it.")
 @_domain_options("sample")
 def sample(spec, ranks, samples, seed, distinct, as_json, params, scheduler, **given):
     """Print content of SPEC by rank, or sampled uniformly."""

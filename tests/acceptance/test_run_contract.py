@@ -236,3 +236,13 @@ def test_samples_with_repeats_may_outnumber_the_boards(capsys):
     argv = ["sample", str(SPECS / "fling.yaml"), "--param", "pieces=2", "-n", "1541", "--json"]
     assert main(argv) == 0
     assert len(json.loads(capsys.readouterr().out)["samples"]) == 1541  # was cut to 1,540
+
+
+def test_sample_help_says_scheduler_is_refused_while_no_kind_takes_it(capsys):
+    takers = [
+        k
+        for k in registry.kinds()
+        if "--scheduler" in registry.domain(k).supports.get("sample", ())
+    ]
+    assert main(["sample", "--help"]) == 0
+    assert ("No kind samples on a cluster yet" in capsys.readouterr().out) == (not takers)
