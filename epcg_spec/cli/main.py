@@ -58,6 +58,8 @@ class _Commands(click.Group):
                 )
             if name.lower() in _BUILD_VERBS:
                 ctx.fail(f"No such command {name!r}; did you mean 'build'?")
+            if name.lower() == "help":
+                ctx.fail("No such command 'help'; write epcg-spec --help, or COMMAND --help")
         return super().resolve_command(ctx, args)
 
 

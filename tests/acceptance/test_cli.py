@@ -98,6 +98,7 @@ def test_fmt_converts_to_dsl_and_back(tmp_path, capsys):
         # the spec in place of the command, a common verb, a multi-line message of click's
         ([QUEENS, "build"], f"the command comes first: epcg-spec build {QUEENS}"),
         (["run", QUEENS], "No such command 'run'; did you mean 'build'?"),
+        (["help", "build"], "write epcg-spec --help, or COMMAND --help"),
         (["fmt", QUEENS], "Missing option '--to'. Choose from: dsl, yaml"),
     ],
 )
