@@ -17,10 +17,11 @@ def _string(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
 _Dumper.add_representer(str, _string)
 
 
-def dump_yaml(data: dict) -> str:
-    """YAML text of a document, with the schema comment editors use for completion."""
+def dump_yaml(data: dict, schema_comment: bool = True) -> str:
+    """YAML text of a document, with the schema comment editors use for completion (its
+    path is right for a spec in a folder beside `schemas/`, as `specs/` is)."""
     header = ""
-    if isinstance(data, dict) and isinstance(data.get("kind"), str):
+    if schema_comment and isinstance(data, dict) and isinstance(data.get("kind"), str):
         header = f"# yaml-language-server: $schema=../schemas/{data['kind']}.schema.json\n"
     body = yaml.dump(
         data,

@@ -38,7 +38,9 @@ def test_three_pieces_on_3x3_reproduce_the_papers_figure(tmp_path):
 def test_a_best_panel_builds_back_with_its_count(tmp_path):
     build_json(tmp_path, SPECS / "witness-pieces-3x3.yaml")
     again = tmp_path / "again"
-    assert main(["build", str(tmp_path / "out" / "best-0.yaml"), "--out", str(again)]) == 0
+    panel = tmp_path / "out" / "best-0.yaml"
+    assert panel.read_text().startswith("kind: witness\n")  # no schema comment: no schemas/ here
+    assert main(["build", str(panel), "--out", str(again)]) == 0
     assert json.loads((again / "result.json").read_text())["count"] == 1
 
 
