@@ -37,6 +37,17 @@ KIND_NAMES = ("emit", "effect", "pick", "capture", "wrap", "seq")
 MAX_COUNT_BITS = 14_000
 """Largest count (or weight) kept exactly, in bits: about 10^4,214 derivations, within
 the 4,300 digits Python will turn an int into text (for --json)."""
+MAX_STEPS = 1_000_000
+"""Nodes one derivation may walk (a grammar whose rules each name a symbol ten times
+makes 10^12 of them within the depth bound)."""
+MAX_CHARS = 1 << 20
+"""Characters of text one derivation may make, pieces and modified texts together."""
+MAX_HELD = 100_000
+"""End classes (with their texts, when counting by text) counting may hold at once."""
+MAX_HELD_CHARS = 1 << 26
+"""Characters of text counting by text may hold at once."""
+GRAMMAR = (("grammar",),)
+"""Where a spec of any kind that expands holds what makes a derivation too large."""
 
 
 class Program:
@@ -137,6 +148,55 @@ class Recursion:
     cut: bool = False
 
 
+class Budget:
+    """What one derivation may cost to make: nodes walked and characters of text made;
+    a BuildError (at the spec's grammar) past either bound."""
+
+    __slots__ = ("chars", "steps")
+
+    def __init__(self) -> None:
+        self.steps = self.chars = 0
+
+    def step(self) -> None:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise BuildError(
+                f"a derivation expands more than {MAX_STEPS:,} rules and texts, too many to "
+                "make; let the rules name fewer symbols, or nest less deeply",
+                at=GRAMMAR,
+            )
+
+    def made(self, text: str) -> str:
+        """`text`, counted against the characters a derivation may make."""
+        self.chars += len(text)
+        if self.chars > MAX_CHARS:
+            raise too_long()
+        return text
+
+
+def too_long() -> BuildError:
+    """The error for a derivation whose text would pass MAX_CHARS."""
+    return BuildError(
+        f"a derivation makes more than {MAX_CHARS:,} characters of text, too long to make; "
+        "let the rules name fewer symbols, or nest less deeply",
+        at=GRAMMAR,
+    )
+
+
+def _joined(first: str, second: str) -> str:
+    """`first + second`, refused past the characters a derivation may make."""
+    if len(first) + len(second) > MAX_CHARS:
+        raise too_long()
+    return first + second
+
+
+class _Outcomes(dict):
+    """Outcomes by key (state class, and text when counting by text), and their text's
+    characters."""
+
+    chars = 0
+
+
 Cont = Callable[[Any, str], int]
 
 
@@ -184,14 +244,14 @@ class Engine:
             return self.suffix(node, 0, state, depth, text)
         body, op = args
         if kind == CAPTURE:
-            out: dict[Hashable, Outcome] = {}
+            out = _Outcomes()
             for o in self.outcomes(body, state, depth, sem.needs_text).values():
                 after = sem.capture(op, o.state, o.text)
                 _add(out, self._okey(after, "", text), o.count, o.weight, after, "")
             return out
         if not text:
             return self.outcomes(body, state, depth, False)
-        out = {}
+        out = _Outcomes()
         for o in self.outcomes(body, state, depth, True).values():
             wrapped = sem.wrap(op, o.text)
             _add(out, self._okey(o.state, wrapped, True), o.count, o.weight, o.state, wrapped)
@@ -211,7 +271,7 @@ class Engine:
         if self._active.get(site, 0) and site not in self.recursion.sites:
             self.recursion.sites.append(site)
         self._active[site] = self._active.get(site, 0) + 1
-        out: dict[Hashable, Outcome] = {}
+        out = _Outcomes()
         try:
             for option, weight in self.sem.options(site, state):
                 for key, o in self.outcomes(option, state, depth - 1, text).items():
@@ -228,10 +288,10 @@ class Engine:
             return found
         current = self._single(state, "", text)
         for item in self.program.args[node][0][start:]:
-            following: dict[Hashable, Outcome] = {}
+            following = _Outcomes()
             for o in current.values():
                 for p in self.outcomes(item, o.state, depth, text).values():
-                    joined = o.text + p.text
+                    joined = _joined(o.text, p.text)
                     _add(
                         following,
                         self._okey(p.state, joined, text),
@@ -289,13 +349,17 @@ class Engine:
         if rank >= total:
             return
         bound = _Bound(self.unrank(rank).choices)
-        for state, text, choices, _ in self._enum(self.root, self.start, self.depth, bound):
+        budget = Budget()
+        found = self._enum(self.root, self.start, self.depth, bound, budget)
+        for state, text, choices, _ in found:
             yield Derivation(list(choices), text, state)
+            budget.steps = 0  # the steps towards the next derivation
 
-    def _enum(self, node: int, state: Any, depth: int, bound: _Bound | None):
+    def _enum(self, node: int, state: Any, depth: int, bound: _Bound | None, budget: Budget):
         """(end state, text, choices, still on the bound) for each derivation, in order."""
         kind, args = self.program.kinds[node], self.program.args[node]
         sem = self.sem
+        budget.step()
         if kind == EMIT:
             yield state, sem.emit(args[0], state), (), bound is not None
         elif kind == EFFECT:
@@ -308,36 +372,45 @@ class Engine:
             for index in range(first, len(options)):
                 inner = bound if index == first else None
                 for end, text, choices, on in self._enum(
-                    options[index][0], state, depth - 1, inner
+                    options[index][0], state, depth - 1, inner, budget
                 ):
                     yield end, text, (index, *choices), on
         elif kind == SEQ:
-            yield from self._enum_seq(args[0], 0, state, depth, bound)
+            yield from self._enum_seq(args[0], 0, state, depth, bound, budget)
         elif kind == CAPTURE:
-            for end, text, choices, on in self._enum(args[0], state, depth, bound):
+            for end, text, choices, on in self._enum(args[0], state, depth, bound, budget):
                 yield sem.capture(args[1], end, text), "", choices, on
         else:
-            for end, text, choices, on in self._enum(args[0], state, depth, bound):
-                yield end, sem.wrap(args[1], text), choices, on
+            for end, text, choices, on in self._enum(args[0], state, depth, bound, budget):
+                yield end, _joined("", sem.wrap(args[1], text)), choices, on
 
-    def _enum_seq(self, items, start: int, state: Any, depth: int, bound: _Bound | None):
+    def _enum_seq(self, items, start, state, depth: int, bound: _Bound | None, budget: Budget):
         if start == len(items):
             yield state, "", (), bound is not None
             return
-        for end, text, choices, on in self._enum(items[start], state, depth, bound):
-            rest = self._enum_seq(items, start + 1, end, depth, bound if on else None)
+        for end, text, choices, on in self._enum(items[start], state, depth, bound, budget):
+            rest = self._enum_seq(items, start + 1, end, depth, bound if on else None, budget)
             for end2, text2, choices2, on2 in rest:
-                yield end2, text + text2, choices + choices2, on2
+                yield end2, _joined(text, text2), choices + choices2, on2
 
 
-def _add(out: dict, key: Hashable, count: int, weight: int, state: Any, text: str) -> None:
+def _add(out: _Outcomes, key: Hashable, count: int, weight: int, state: Any, text: str) -> None:
     if count.bit_length() > MAX_COUNT_BITS or weight.bit_length() > MAX_COUNT_BITS:
         raise BuildError(
             f"the derivations number more than 2**{MAX_COUNT_BITS} ({count_text(count)} at "
-            "one step), too many to count exactly; lower the depth bound or the recursion"
+            "one step), too many to count exactly; lower the depth bound or the recursion",
+            at=GRAMMAR,
         )
     found = out.get(key)
     if found is None:
+        out.chars += len(text)
+        if len(out) >= MAX_HELD or out.chars > MAX_HELD_CHARS:
+            raise BuildError(
+                f"counting the derivations tells more than {MAX_HELD:,} end states or "
+                f"{MAX_HELD_CHARS:,} characters of their texts apart at one step, too many to "
+                "hold; let the rules name fewer symbols, or nest less deeply",
+                at=GRAMMAR,
+            )
         out[key] = Outcome(count, weight, state, text)
     else:
         found.count += count
@@ -381,6 +454,7 @@ class _Walk:
         self.counting = counting
         self.choices: list[int] = []
         self.rank = 0
+        self.budget = Budget()
 
     def _value(self, o: Outcome) -> int:
         return o.weight if self.weighted else o.count
@@ -394,8 +468,9 @@ class _Walk:
         """Walk `node`: returns (end state, text, rank left for the continuation)."""
         engine, sem = self.engine, self.engine.sem
         kind, args = engine.program.kinds[node], engine.program.args[node]
+        self.budget.step()
         if kind == EMIT:
-            return state, sem.emit(args[0], state), rank
+            return state, self.budget.made(sem.emit(args[0], state)), rank
         if kind == EFFECT:
             return sem.effect(args[0], state), "", rank
         if kind == PICK:
@@ -420,7 +495,7 @@ class _Walk:
         end, body_text, rank = self.run(
             body, state, depth, rank, _cached(sem.key, after_wrap), text
         )
-        return end, sem.wrap(op, body_text), rank
+        return end, self.budget.made(sem.wrap(op, body_text)), rank
 
     def _pick(self, site, state, depth: int, rank: int, cont: Cont, text: bool):
         options = self.engine.sem.options(site, state)
@@ -473,7 +548,7 @@ class _Walk:
         return state, joined, rank
 
     def _last(self, cont: Cont, before: str) -> Cont:
-        return _cached(self.engine.sem.key, lambda end, piece: cont(end, before + piece))
+        return _cached(self.engine.sem.key, lambda end, piece: cont(end, _joined(before, piece)))
 
     def _follow(self, node: int, start: int, depth: int, text: bool, cont: Cont, before: str):
         """Completions after item start-1 of a SEQ: its remaining items, then `cont`."""
@@ -481,7 +556,10 @@ class _Walk:
 
         def follow(end: Any, piece: str) -> int:
             rest = engine.suffix(node, start, end, depth, text).values()
-            return sum(self._value(o) * cont(o.state, before + piece + o.text) for o in rest)
+            if not text:  # completions never depend on text: none is made
+                return sum(self._value(o) * cont(o.state, "") for o in rest)
+            head = _joined(before, piece)
+            return sum(self._value(o) * cont(o.state, _joined(head, o.text)) for o in rest)
 
         return follow
 
@@ -523,14 +601,17 @@ class Sampler:
         choices: list[int] = []
         end = _pick_from(self._ends, rng)
         engine = self.engine
-        state, text = self._walk(engine.root, engine.start, engine.depth, end, rng, choices)
+        walked = (rng, choices, Budget())
+        state, text = self._walk(engine.root, engine.start, engine.depth, end, walked)
         return Derivation(choices, text, state)
 
-    def _walk(self, node, state, depth, end, rng, choices):
+    def _walk(self, node, state, depth, end, walked: tuple[random.Random, list[int], Budget]):
         engine, sem, tables = self.engine, self.engine.sem, self._tables
         kind, args = engine.program.kinds[node], engine.program.args[node]
+        rng, choices, budget = walked
+        budget.step()
         if kind == EMIT:
-            return state, sem.emit(args[0], state)
+            return state, budget.made(sem.emit(args[0], state))
         if kind == EFFECT:
             return sem.effect(args[0], state), ""
         if kind == PICK:
@@ -539,7 +620,7 @@ class Sampler:
             items, cumulative = tables.get(key) or self._pick_table(key, options, state)
             index = items[0] if len(items) == 1 else _pick_from((items, cumulative), rng)
             choices.append(index)
-            return self._walk(options[index][0], state, depth - 1, end, rng, choices)
+            return self._walk(options[index][0], state, depth - 1, end, walked)
         if kind == SEQ:
             items = args[0]
             pieces = []
@@ -551,17 +632,17 @@ class Sampler:
                     key = (node, i, sem.key(state), depth, end)
                     found = tables.get(key) or self._seq_table(key, state)
                     middle = found[0][0] if len(found[0]) == 1 else _pick_from(found, rng)
-                state, piece = self._walk(item, state, depth, middle, rng, choices)
+                state, piece = self._walk(item, state, depth, middle, walked)
                 pieces.append(piece)
             return state, "".join(pieces)
         body, op = args
         if kind == CAPTURE:
             key = (node, sem.key(state), depth, end)
             middle = _pick_from(tables.get(key) or self._capture_table(key, state), rng)
-            state, captured = self._walk(body, state, depth, middle, rng, choices)
+            state, captured = self._walk(body, state, depth, middle, walked)
             return sem.capture(op, state, captured), ""
-        state, body_text = self._walk(body, state, depth, end, rng, choices)
-        return state, sem.wrap(op, body_text)
+        state, body_text = self._walk(body, state, depth, end, walked)
+        return state, budget.made(sem.wrap(op, body_text))
 
     def _store(self, key: tuple, pairs: list[tuple[Any, int]]) -> tuple[list, list[int]]:
         pairs = [(item, w) for item, w in pairs if w]

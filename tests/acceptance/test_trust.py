@@ -27,6 +27,8 @@ from epcg_spec.core.result import without_timings
 from epcg_spec.spaces import bits, kpermutation
 from epcg_spec.spec.load import load_spec
 
+from ..fuzz.spec_mutator import Runner
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -546,3 +548,66 @@ def test_single_files_get_the_mode_the_umask_gives_as_the_set_does(tmp_path):
         os.umask(mask)
     for path in (spec, out / "index.html", out / "result.json"):
         assert path.stat().st_mode & 0o777 == 0o644, path
+
+
+# ---- 5. the work a valid spec makes is bounded ----
+
+
+def _grammar(rules: dict[str, str | list[str]]) -> str:
+    return "grammar:\n" + "".join(f"  {k}: {json.dumps(v)}\n" for k, v in rules.items())
+
+
+def _tracery(rules: dict[str, str | list[str]], extra: str = "") -> str:
+    return f"kind: tracery\nname: g\n{extra}start: r0\n" + _grammar(rules)
+
+
+def _tens(levels: int) -> dict[str, str]:
+    """r0 .. r(levels - 1), each naming the next ten times."""
+    return {f"r{i}": f"#r{i + 1}#" * 10 for i in range(levels)}
+
+
+def _twos(first: int, last: int) -> dict[str, str]:
+    return {f"r{i}": f"#r{i + 1}##r{i + 1}#" for i in range(first, last)}
+
+
+EXPANDING = {
+    # 10^4 copies of a 20,000-character text: 200 million characters
+    "text": (_tracery({**_tens(4), "r4": "x" * 20_000}), ("sample",)),
+    # 10^10 empty texts: no memory, and a walk that never ends
+    "steps": (_tracery({**_tens(10), "r10": ""}), ("sample",)),
+    # counting by text (a pushed value that may read back as markup) tells 2^512 texts apart
+    "texts": (_tracery({"r0": "[x:#r1#]#x#]", **_twos(1, 10), "r10": ["a", "b"]}), ("count",)),
+    # tracery2's "$`" puts all the text before a match in its place: 50,000^2 / 2 characters
+    "replace": (
+        _tracery({"r0": "#r1.replace(a,$`)#", "r1": "a" * 50_000}, "compat: tracery2\n"),
+        ("sample",),
+    ),
+    # a nested element's name, drawn by the walk that ranks
+    "nested": (
+        "kind: nested\nname: n\nroot: a\ntypes: {a: {name: '#r0#'}}\n"
+        + _grammar({**_tens(4), "r4": "x" * 20_000}),
+        ("build", "-q"),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(EXPANDING))
+def test_a_grammar_that_expands_without_bound_is_one_located_line(case, tmp_path):
+    """Valid grammars whose one derivation holds billions of texts or characters (or whose
+    count tells 2^512 texts apart) stop in one line at `grammar`, in bounded time and
+    memory, where they once filled the memory (exit 3) or never ended."""
+    text, command = EXPANDING[case]
+    out = tmp_path / "out"
+    extra = ("--out", str(out)) if command[0] == "build" else ()
+    (tmp_path / "work").mkdir()
+    runner = Runner(tmp_path / "work", 30.0, command=(*command, *extra))
+    try:
+        outcome, _ = runner.run(Path(f"{case}.yaml"), text)
+    finally:
+        runner.close()
+    assert outcome.code == 1, (outcome.code, outcome.output[:300])
+    line = outcome.output.strip()
+    at = text.splitlines().index("grammar:") + 1
+    assert "\n" not in line and f"{case}.yaml:{at}:1: " in line, line
+    assert "let the rules name fewer symbols, or nest less deeply" in line
+    assert not out.exists()

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ...search.expand import MAX_CHARS, too_long
+
 Modifier = Callable[[str, tuple[str, ...], bool], str]
 VOWELS = "aeiou"
 APOSTROPHES = "'’"
@@ -94,13 +96,18 @@ def first_plural(text: str, params: tuple[str, ...], compat: bool) -> str:
 def replace(text: str, params: tuple[str, ...], compat: bool) -> str:
     if not params:
         return text
-    search = params[0]
     missing = "undefined" if compat else ""
     replacement = params[1] if len(params) > 1 else missing
-    pattern = re.compile(re.escape(search))
-    if not compat:
-        return pattern.sub(lambda m: replacement, text)
-    return pattern.sub(lambda m: _js_replacement(replacement, m), text)
+    pieces, size, done = [], 0, 0
+    for match in re.finditer(re.escape(params[0]), text):
+        made = _js_replacement(replacement, match) if compat else replacement
+        pieces += (text[done : match.start()], made)
+        size += match.start() - done + len(made)
+        done = match.end()
+        if size > MAX_CHARS:  # "$`" repeats all before each match: text^2 / 2 of it
+            raise too_long()
+    pieces.append(text[done:])
+    return "".join(pieces)
 
 
 def _js_replacement(replacement: str, match: re.Match) -> str:

@@ -12,7 +12,7 @@ from itertools import pairwise
 
 import numpy as np
 
-from ...search.expand import CAPTURE, Program
+from ...search.expand import CAPTURE, MAX_CHARS, Program
 from .kernels import FULL, NEED, OK, Memo, memo_put, mt_base, uniform_choices, walk
 from .semantics import TracerySemantics
 from .walk_tables import WalkTables
@@ -21,6 +21,9 @@ SAMPLER_SEED = 0x9E3779B97F4A7C15
 """`Sampler.draw` seeds Python's Mersenne Twister with seed * SAMPLER_SEED ^ stream."""
 _NO_STATES = np.zeros(0, np.uint64)
 _MT_BASE = mt_base()
+MAX_BATCH_TOKENS = 1 << 24
+"""Choices or pieces one batch may hold (128 MiB); a batch that needs more is drawn by
+the Python walks, one derivation at a time within their bounds (expand.MAX_STEPS)."""
 MEMO_PIECES = 1 << 18
 """Texts the memo learns before it starts again (checked between batches)."""
 
@@ -42,7 +45,7 @@ class CompiledWalks:
             status, _ = uniform_choices(
                 self.tables.uniform, _MT_BASE, keys, lengths, choices, choice_ptr
             )
-            if status != FULL:
+            if status != FULL or capacity >= MAX_BATCH_TOKENS:
                 break
             capacity *= 2
         return self._walk(choices, choice_ptr, _NO_STATES) if status == OK else None
@@ -74,7 +77,7 @@ class CompiledWalks:
             )
             if status == OK:
                 break
-            if status == FULL:
+            if status == FULL and len(tape) < MAX_BATCH_TOKENS:
                 tape = np.concatenate([tape, np.empty_like(tape)])
             elif status == NEED:
                 node, lo, hi = need.tolist()
@@ -83,7 +86,10 @@ class CompiledWalks:
                 return None
         pieces = memo.pieces
         tokens, bounds = tape[: tape_ptr[-1]].tolist(), tape_ptr.tolist()
-        texts = ["".join(map(pieces.__getitem__, tokens[a:b])) for a, b in pairwise(bounds)]
+        rows = [list(map(pieces.__getitem__, tokens[a:b])) for a, b in pairwise(bounds)]
+        if any(sum(map(len, row)) > MAX_CHARS for row in rows):
+            return None  # the Python walks refuse it, in one line
+        texts = ["".join(row) for row in rows]
         return list(zip(ranks.tolist(), texts, strict=True))
 
 
