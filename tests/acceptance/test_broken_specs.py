@@ -26,6 +26,12 @@ EXPECTED = {
         "4:10: unexpected '='; write '==' to compare, or ':' between a key and its value"
     ),
     "index-out-of-range.yaml": ("5:11: index 6 is out of range for q (positions 0..5) when i = 5"),
+    "int64-literal.yaml": (
+        "4:12: this value is about 1.00e+20 (20 digits), beyond the 64-bit integers kernels compute with (where it would wrap around); keep it within +-9.2e18"
+    ),
+    "int64-overflow.yaml": (
+        "5:5: this value can be 0..9223372036854775808, beyond the 64-bit integers kernels compute with (where it would wrap around); keep it within +-9.2e18"
+    ),
     "missing-kind.yaml": ("1:1: the spec has no 'kind'; add 'kind: ...', one of: {kinds}"),
     "missing-required.yaml": ("3:3: space is missing the required key 'k'"),
     "not-a-condition.yaml": ("5:11: this is an integer, but a condition is needed here"),

@@ -22,10 +22,10 @@ OPS = {
     "+": operator.add,
     "-": operator.sub,
     "*": operator.mul,
-    "/": operator.truediv,
-    "//": operator.floordiv,
-    "%": operator.mod,
-    "**": operator.pow,
+    "/": lambda a, b: a / b if b != 0 else 0.0,  # by zero: 0, as docs/kinds/space.md says
+    "//": lambda a, b: a // b if b != 0 else 0,
+    "%": lambda a, b: a % b if b != 0 else 0,
+    "**": lambda a, b: a**b if b >= 0 or a != 0 else 0,
 }
 COMPARE = {
     "==": operator.eq,

@@ -31,6 +31,7 @@ def module_source(spec: SpaceSpec) -> ModuleSource:
     imports, space_source = space_kernel_source(spec.space)
     imports.append("from epcg_spec.spaces.bits import popcount")
     writer = ExpressionWriter(spec.symbols, spec.analyzer.facts, prefix="e")
+    imports += writer.imports
     users: dict[str, str] = {}
     names = [_condition(writer, f"c{i}", c, users, imports) for i, c in enumerate(spec.constraints)]
     every = " and ".join(f"{n}(x, P)" for n in names) or "True"

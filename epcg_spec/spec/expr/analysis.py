@@ -14,6 +14,7 @@ import math
 import operator
 from dataclasses import dataclass, field
 
+from ...core.sizes import count_text
 from .ast import (
     Aggregate,
     Binary,
@@ -33,6 +34,8 @@ from .check import ArraySymbol, ExprProblem, ParamSymbol, Symbol, reads_state
 
 BUDGET = 100_000
 """Most evaluation steps one analysis may take (the shipped specs need at most ~6,000)."""
+INT_MIN, INT_MAX = -(2**63), 2**63 - 1
+"""The integers a kernel computes with: a value beyond them would wrap around silently."""
 
 
 @dataclass(frozen=True)
@@ -113,7 +116,16 @@ class Analyzer:
                 f"this expression has too many terms to analyse (over {BUDGET:,} steps)",
                 "use smaller parameters",
             )
-        return getattr(self, "_" + type(e).__name__.lower())(e, env, reads)
+        found = getattr(self, "_" + type(e).__name__.lower())(e, env, reads)
+        beyond = [b for b in _bounds(found) if b is not None and not INT_MIN <= b <= INT_MAX]
+        if beyond and all(isinstance(b, int) for b in beyond):  # floats do not wrap
+            raise ExprProblem(
+                e.start,
+                f"this value {_can_be(found)}{_when(env)}, beyond the 64-bit integers "
+                "kernels compute with (where it would wrap around)",
+                "keep it within +-9.2e18",
+            )
+        return found
 
     def _num(self, e: Num, env, reads) -> Value:
         return e.value
@@ -253,7 +265,14 @@ class Analyzer:
                 return _OPS[e.op](left, right)
             except ZeroDivisionError:
                 raise ExprProblem(e.start, f"division by zero{_when(env)}") from None
-        return _interval(e.op, _bounds(left), _bounds(right))
+        span = _interval(e.op, _bounds(left), _bounds(right))
+        if span.hi == math.inf:
+            raise ExprProblem(
+                e.start,
+                f"this power can be far beyond 64-bit integers{_when(env)}",
+                "use a smaller exponent",
+            )
+        return span
 
     def _compare(self, e: Compare, env, reads) -> Value:
         values = [self.value(o, env, reads) for o in e.operands]
@@ -382,6 +401,12 @@ def _when(env: dict[str, int]) -> str:
     return " when " + ", ".join(f"{k} = {v}" for k, v in env.items())
 
 
+def _can_be(value: Value) -> str:
+    if isinstance(value, Span):
+        return f"can be {_range_text(value.lo, value.hi)}"
+    return f"is {count_text(value)}"
+
+
 def _range_text(lo, hi) -> str:
     return f"{'-inf' if lo is None else int(lo)}..{'inf' if hi is None else int(hi)}"
 
@@ -422,7 +447,25 @@ def _interval(op: str, a, b) -> Span:
         return Span(0, blo - 1)
     if op == "//" and blo == bhi and blo > 0:
         return Span(alo // blo, ahi // blo)
-    return Span(None, None)
+    if op == "/" or any(isinstance(v, float) for v in (alo, ahi, blo, bhi)):
+        return Span(None, None)
+    if op == "//":  # |a // b| <= |a| for a whole b other than 0, and x // 0 is 0
+        top = max(-alo, ahi, 0)
+        return Span(-top, top)
+    if op == "%":  # the sign of b, below |b| (x % 0 is 0)
+        return Span(min(blo + 1, 0), max(bhi - 1, 0))
+    return _power(alo, ahi, blo, bhi)
+
+
+def _power(alo: int, ahi: int, blo: int, bhi: int) -> Span:
+    """The values of a ** b for whole a and b in their spans (a negative b: unknown)."""
+    if blo < 0:
+        return Span(None, None)
+    base = max(-alo, ahi)
+    if bhi > 1 and base > 1 and bhi * math.log2(base) > 64:  # far beyond; never computed
+        return Span(None, math.inf)
+    top = base**bhi if base > 1 else 1
+    return Span(-top if alo < 0 else 0, top)
 
 
 _OPS = {

@@ -29,6 +29,8 @@ from .check import FLOAT, ArraySymbol, ParamSymbol, Symbol, result_type
 
 NJIT = '@njit(cache=True, error_model="numpy", inline="always")'
 MASK_BITS = 64
+GUARDED = {"/": "div_true", "//": "div_floor", "%": "div_mod", "**": "power"}
+"""The functions of expr/arith.py that divide (by zero: 0) or raise to a power, by operator."""
 
 
 def var(name: str) -> str:
@@ -56,6 +58,8 @@ class ExpressionWriter:
         self.functions: list[str] = []
         self.allocates = False
         self.constants: list[int] = []
+        # what the module of the functions written must import
+        self.imports = ["from epcg_spec.spec.expr.arith import div_floor, div_mod, div_true, power"]
         self.first_slot = sum(isinstance(s, ParamSymbol) for s in symbols.values())
 
     def constant(self, value: int) -> str:
@@ -106,7 +110,11 @@ class ExpressionWriter:
         return f"(not {operand})" if e.op == "not" else f"(-{operand})"
 
     def _binary(self, e: Binary, variables) -> str:
-        return f"({self.expr(e.left, variables)} {e.op} {self.expr(e.right, variables)})"
+        left, right = self.expr(e.left, variables), self.expr(e.right, variables)
+        guarded = GUARDED.get(e.op)
+        if guarded is not None:
+            return f"{guarded}({left}, {right})"
+        return f"({left} {e.op} {right})"
 
     def _compare(self, e: Compare, variables) -> str:
         values = [self.expr(o, variables) for o in e.operands]

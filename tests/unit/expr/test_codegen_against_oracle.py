@@ -32,8 +32,13 @@ CONDITIONS = [
     "sum(count(a[i] == v for i in range(n)) for v in range(m)) >= 2",
     "a[a[0] % 5] != b[0] + 3",
     "-a[0] + a[1] - -b[2] < a[n - 1]",
+    "a[1] // b[0] + a[2] % b[1] == b[2] // a[3] - a[4] % (b[3] - 1)",  # by zero: 0
 ]
-NUMBERS = ["sum(a[i] for i in range(n)) / (1 + abs(b[0]))", "max(a[i] - b[i] for i in range(4))"]
+NUMBERS = [
+    "sum(a[i] for i in range(n)) / (1 + abs(b[0]))",
+    "max(a[i] - b[i] for i in range(4))",
+    "a[0] / b[1] + b[2] / (a[3] - 2)",
+]
 
 
 def _module():
@@ -45,7 +50,7 @@ def _module():
         assert check(expr, SYMBOLS, BOOL if i < len(CONDITIONS) else FLOAT) == []
         analyzer.value(expr, {}, Reads())
         writer.function(f"f{i}", (), [f"return {writer.expr(expr, ())}"])
-    module = generated_module("expression tests", [], [writer.source()])
+    module = generated_module("expression tests", writer.imports, [writer.source()])
     params = np.array([5, 3, *writer.constants], dtype=np.int64)
     return module, params
 
