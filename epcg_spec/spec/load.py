@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,6 +56,39 @@ def load_document(path: Path) -> Document:
 
 def parse_document(text: str, path: Path) -> Document:
     """Parse `text`, read from (or named as) `path`, whose suffix says its syntax."""
+    doc = _parse(text, path)
+    _refuse_lone_surrogates(doc)
+    return doc
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _refuse_lone_surrogates(doc: Document) -> None:
+    """A string escape such as "\\ud800" (YAML, JSON, the DSL) reads as half of a UTF-16
+    pair, no character: no file could be written with it (exit 3 in fmt, result.json)."""
+    todo: list[tuple[tuple, Any]] = [((), doc.data)] if isinstance(doc.data, dict | list) else []
+    while todo:
+        path, value = todo.pop()
+        for key, item in value.items() if isinstance(value, dict) else enumerate(value):
+            for text, at in ((key, True), (item, False)):
+                found = _SURROGATE.search(text) if isinstance(text, str) else None
+                if found:
+                    raise SpecError(
+                        doc.diag(
+                            (*path, key),
+                            f"U+{ord(found[0]):04X} is half of a UTF-16 surrogate pair, not a "
+                            "character",
+                            "write the character itself, or an escape of its code point "
+                            "such as \\U0001F600",
+                            key=at,
+                        )
+                    )
+            if isinstance(item, dict | list):
+                todo.append(((*path, key), item))
+
+
+def _parse(text: str, path: Path) -> Document:
     syntax = SPEC_SUFFIXES.get(path.suffix.lower())
     if syntax == "dsl":
         from .dsl import load_dsl  # here: lark is imported for DSL files only

@@ -611,3 +611,33 @@ def test_a_grammar_that_expands_without_bound_is_one_located_line(case, tmp_path
     assert "\n" not in line and f"{case}.yaml:{at}:1: " in line, line
     assert "let the rules name fewer symbols, or nest less deeply" in line
     assert not out.exists()
+
+
+# ---- 6. text that no file can hold ----
+
+SURROGATES = {
+    "value.yaml": ('kind: space\nname: q\ndescription: "a\\udc80"\n', "3:14"),
+    "key.yaml": ('kind: space\nname: q\n"k\\ud800": 1\n', "3:1"),
+    "grammar.json": ('{"origin": ["a", "b\\ud83d"]}', "1:18"),
+    "rule.epcg": ('kind: tracery\nname: t\ngrammar {\n  origin -> "x\\ud800"\n}\n', "4:13"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SURROGATES))
+def test_a_lone_surrogate_escape_is_one_located_line(name, tmp_path, capsys):
+    """ "\\ud800" reads as half of a UTF-16 pair: a name holding one crashed validate (exit
+    3), a description `fmt` and the written result.json; every front end refuses it."""
+    text, at = SURROGATES[name]
+    spec = tmp_path / name
+    spec.write_text(text)
+    assert main(["validate", "-q", str(spec)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [
+        f"{spec}:{at}: U+{lines[0].split('U+')[1][:4]} is half of a UTF-16 surrogate pair, "
+        "not a character; write the character itself, or an escape of its code point such "
+        "as \\U0001F600"
+    ]
+    assert main(["fmt", str(spec), "--to", "yaml"]) == 1
+    assert main(["build", str(spec), "-q", "--out", str(tmp_path / "out")]) == 1
+    assert not (tmp_path / "out").exists()
+    capsys.readouterr()
