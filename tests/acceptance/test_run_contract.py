@@ -86,7 +86,11 @@ HONOURED = {
     "wfc-pipes.yaml": {"build": ITEMS | SEED | {"--force"}, "count": SEARCH_COUNT, "sample": None},
     "sudoku-4x4.epcg": {"build": ITEMS | SEED, "count": SEARCH_COUNT, "sample": None},
     "sudoku-escargot.yaml": {"build": set(), "count": SEARCH_COUNT, "sample": None},
-    "ppg-escape-room.yaml": {"build": ITEMS | SEED, "count": SEARCH_COUNT, "sample": None},
+    "ppg-escape-room.yaml": {
+        "build": ITEMS | SEED | {"--force"},
+        "count": SEARCH_COUNT,
+        "sample": None,
+    },
     "ppg-levers.epcg": {
         "build": SEED | {"--resume", "--fresh", "--time-limit", "--force"},
         "count": SEARCH_COUNT,

@@ -26,6 +26,9 @@ from .universe import Universe, draw_universe, largest_universe
 # listed, contended 2-core machine): 12.5 KiB of peak memory and 1.4 KiB on disk per order.
 MIN_MEMORY_PER_LISTED_CELL = 200
 MIN_DISK_PER_LISTED_CELL = 30
+MIN_MEMORY_PER_TRIPLE = 48
+"""Mode generate: the transitivity nogoods (network.py) hold, for each ordered triple of
+distinct nodes, its three node indices and its three cells, 8 bytes each."""
 
 
 class PpgProblem:
@@ -48,12 +51,14 @@ class PpgProblem:
         return 2 ** (n * (n - 1))
 
     def estimate(self, ctx: RunContext) -> Estimate:
-        """Lower bounds for mode enumerate's listed orders, all held until they are written
-        (at most `limit`, and at most every order matrix of the largest universe)."""
+        """Lower bounds: in mode enumerate for the listed orders, all held until they are
+        written (at most `limit`, and at most every order matrix of the largest universe);
+        in mode generate for the order network of one puzzle of the largest universe."""
         spec = self.spec
-        if spec.mode != "enumerate":
-            return Estimate()
         n = len(largest_universe(spec).nodes)
+        if spec.mode != "enumerate":
+            triples = n * (n - 1) * (n - 2)
+            return Estimate(memory=bounded(triples * MIN_MEMORY_PER_TRIPLE), lower_bound=True)
         listed = bounded(min(spec.limit, 2 ** (n * (n - 1))))
         return Estimate(
             memory=listed * n * n * MIN_MEMORY_PER_LISTED_CELL,
@@ -144,7 +149,7 @@ class PpgProblem:
         if command != "build":
             return {}
         if self.spec.mode != "enumerate":
-            return {"--force": "mode generate makes no estimate for --force to override"}
+            return {}
         why = "mode enumerate lists the orders of one drawn universe in a single search"
         return dict.fromkeys(("--shard", "--scheduler"), why)
 
