@@ -8,7 +8,7 @@ from typing import Any
 
 from ...core.errors import Diagnostic, SpecError, UsageError
 from ...spec.document import Document
-from ...spec.load import load_spec
+from ...spec.load import check_document, load_document
 from .model import Room
 
 DEFAULT_DEPTH = 2
@@ -92,17 +92,17 @@ def nested_tree(doc: Document) -> tuple[Room, ...]:
     """Rooms from a nested spec's elements: the element at `at` and `depth` levels below it."""
     options = doc.data["tree"]
     path = Path(doc.source).parent / options["nested"]
-    if not path.is_file():
+    if not path.exists():
         raise SpecError(doc.diag(("tree", "nested"), f"no such file: {path}"))
     try:
-        loaded = load_spec(path)
+        named = load_document(path)
     except UsageError as exc:
         raise SpecError(doc.diag(("tree", "nested"), str(exc))) from None
-    if loaded.domain.kind != "nested":
-        raise SpecError(
-            doc.diag(("tree", "nested"), f"{path} is a {loaded.domain.kind} spec, not nested")
-        )
-    nested = loaded.spec
+    kind = named.data.get("kind") if isinstance(named.data, dict) else None
+    if kind != "nested":  # checked first: a rooms spec naming itself would load forever
+        what = f"a {kind} spec" if isinstance(kind, str) else "a spec of no kind"
+        raise SpecError(doc.diag(("tree", "nested"), f"{path} is {what}, not nested"))
+    nested = check_document(named, {}).spec
     sizes = options.get("sizes") or {}
     unknown = [t for t in sizes if t != "default" and t not in nested.types]
     if unknown:

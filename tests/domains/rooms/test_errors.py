@@ -29,6 +29,9 @@ HEAD = "kind: rooms\nmap: {width: 12, height: 8}\n"
         ("rooms:\n  - {name: a}\ntree: {nested: x.epcg}\n", 5, "give the tree of rooms once"),
         ("margin: 1\n", 1, "give the tree of rooms once"),
         ("tree: {nested: missing.epcg}\n", 3, "no such file"),
+        # itself: loading the tree loaded the spec again, until a RecursionError (exit 3)
+        ("tree: {nested: bad.yaml}\n", 3, "bad.yaml is a rooms spec, not nested"),
+        ("tree: {nested: /dev/null}\n", 3, "/dev/null is not a regular file"),
     ],
 )
 def test_located_errors(tmp_path, capsys, body, line, message):
