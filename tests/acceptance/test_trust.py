@@ -641,3 +641,24 @@ def test_a_lone_surrogate_escape_is_one_located_line(name, tmp_path, capsys):
     assert main(["build", str(spec), "-q", "--out", str(tmp_path / "out")]) == 1
     assert not (tmp_path / "out").exists()
     capsys.readouterr()
+
+
+@pytest.mark.parametrize(
+    ("side", "says"),
+    [
+        (13_500, "claims more than 178 million pixels"),  # PIL's DecompressionBombError: exit 3
+        (300, "is 300 x 300 pixels"),  # patterns read at validate: 7 s; 3000 x 3000: hours
+    ],
+)
+def test_a_sample_image_too_large_to_read_is_one_located_line(side, says, tmp_path, capsys):
+    from PIL import Image
+
+    Image.new("1", (side, side)).save(tmp_path / "sample.png")  # 48 KiB of PNG at most
+    text = (SPECS_DIR / "wfc-maze.yaml").read_text()
+    spec = tmp_path / "maze.yaml"
+    spec.write_text(text.replace("wfc-samples/samples/maze.png", "sample.png"))
+    assert main(["validate", "-q", str(spec)]) == 1
+    assert capsys.readouterr().out == (
+        f"{spec}:6:9: the image {tmp_path / 'sample.png'} {says}, more than the 65,536 pixels "
+        "allowed here; crop or scale it down\n"
+    )

@@ -35,6 +35,7 @@ from PIL import Image
 from ...core.errors import BuildError, Diagnostic, Pos, SpecError
 from ...core.files import NotReadable, contained, read_bounded
 from .formats import Element, parse_xml
+from .inputs import TooLarge, opened
 from .model import WfcRun
 from .render_worlds import RADIUS, hex_tile
 
@@ -42,7 +43,6 @@ FLIPS = 0xF0000000  # Tiled's flip and rotation bits (bit 28: a hex tile turned 
 MAX_BYTES = 1 << 24  # a map and the tilesets it names (each time it names one), together
 MAX_CELLS = 1 << 20  # so is a map of more cells
 MAX_TILES = 1 << 16  # the tiles of the map's atlases together
-MAX_PIXELS = 1 << 24  # a tile picture larger than this is not read (stand-in colours)
 ATLAS_COLUMNS = 8
 TILED_VERSION = ('version="1.10"', 'tiledversion="1.10.2"')
 WINDOW_BITS = {"zlib": 15, "gzip": 31}
@@ -311,14 +311,12 @@ def _colour_loader():
 
 
 def _picture(file: Path) -> np.ndarray | None:
-    """An image as RGBA, or None if it cannot be read or is over MAX_PIXELS (the tiles then
+    """An image as RGBA, or None if it cannot be read or is over inputs.MAX_PIXELS (the tiles then
     get stand-in colours)."""
     try:
-        with Image.open(io.BytesIO(read_bounded(file))) as image:
-            if image.width * image.height > MAX_PIXELS:
-                return None
+        with opened(read_bounded(file)) as image:
             return np.asarray(image.convert("RGBA"))
-    except (OSError, Image.DecompressionBombError):
+    except (OSError, TooLarge):
         return None
 
 

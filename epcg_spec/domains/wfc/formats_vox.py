@@ -83,6 +83,11 @@ def read_vox(data: bytes, source: str) -> tuple[np.ndarray, dict[int, tuple[int,
             "merge the models in MagicaVoxel, or save one per file",
         )
     x_size, y_size, z_size = sizes[0]
+    if not all(1 <= side <= 256 for side in sizes[0]):  # a voxel's x, y, z are bytes
+        raise fail(
+            f"the model's SIZE is {x_size} x {y_size} x {z_size}; a MagicaVoxel model is 1 to "
+            "256 voxels a side"
+        )
     grid = np.zeros((z_size, y_size, x_size), dtype=np.int64)
     voxels = models[0].astype(np.int64)
     if len(voxels) and (voxels[:, :3] >= np.array([x_size, y_size, z_size])).any():

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -28,14 +31,47 @@ class Problems:
             raise SpecError(self.found)
 
 
-def read_image(doc, path, relative: str, folder: Path, problems: Problems) -> np.ndarray | None:
+MAX_PIXELS = 1 << 24
+"""Pixels an image a spec names may have (a 4096 x 4096 mask): a few kilobytes of PNG can
+claim billions, which decoding would hold in memory."""
+
+
+class TooLarge(ValueError):
+    """An image of more pixels than its use allows."""
+
+
+@contextmanager
+def opened(data: bytes, max_pixels: int = MAX_PIXELS) -> Iterator[Image.Image]:
+    """The image in `data`, its size checked before its pixels are decoded (TooLarge)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # checked here
+        try:
+            image = Image.open(io.BytesIO(data))
+        except Image.DecompressionBombError:
+            raise TooLarge("claims more than 178 million pixels") from None
+    with image:
+        if image.width * image.height > max_pixels:
+            raise TooLarge(f"is {image.width} x {image.height} pixels")
+        yield image
+
+
+def read_image(
+    doc, path, relative: str, folder: Path, problems: Problems, max_pixels: int = MAX_PIXELS
+) -> np.ndarray | None:
     """An RGB image relative to the spec's folder, or None with a located problem."""
     file = (folder / relative).resolve()
     try:
-        with Image.open(io.BytesIO(read_bounded(file))) as image:
+        with opened(read_bounded(file), max_pixels) as image:
             return np.asarray(image.convert("RGB"))
     except FileNotFoundError:
         problems.add(doc, path, f"no image at {file}", "paths are relative to the spec's folder")
+    except TooLarge as exc:
+        problems.add(
+            doc,
+            path,
+            f"the image {file} {exc}, more than the {max_pixels:,} pixels allowed here",
+            "crop or scale it down",
+        )
     except (UnidentifiedImageError, OSError) as exc:
         problems.add(doc, path, f"cannot read the image {file}: {exc}")
     return None

@@ -43,6 +43,11 @@ from .tiles import (
 from .topology import Topology
 from .voxels import VoxelPatterns, extract_voxels
 
+MAX_SAMPLE_PIXELS = 1 << 16
+"""Pixels (or voxels) of an overlapping model's sample (256 x 256): its patterns are read at
+validate, about 7 s for 300 x 300 (2-core machine), a minute for 1000 x 1000. Shipped
+samples are at most 15 x 15."""
+
 ONLY = {
     "overlapping": ("sample", "N", "symmetry", "periodic_input", "ground"),
     "tiled": (
@@ -295,7 +300,7 @@ def _writes(doc, path, node, topology: Topology, model: str, problems) -> tuple[
 
 
 def _patterns(doc, path, node, folder, problems) -> PatternModel | None:
-    image = read_image(doc, (*path, "sample"), node["sample"], folder, problems)
+    image = read_image(doc, (*path, "sample"), node["sample"], folder, problems, MAX_SAMPLE_PIXELS)
     if image is None:
         return None
     n = node.get("N", 3)
@@ -364,6 +369,15 @@ def _voxel_patterns(doc, path, node, folder, problems) -> VoxelPatterns | None:
         return None
     except SpecError as error:
         problems.found.extend(error.diagnostics)
+        return None
+    if grid.size > MAX_SAMPLE_PIXELS:
+        shown = " x ".join(map(str, grid.shape[::-1]))
+        problems.add(
+            doc,
+            where,
+            f"the sample is {shown} voxels, more than the {MAX_SAMPLE_PIXELS:,} a sample may have",
+            "crop it",
+        )
         return None
     n = node.get("N", 2)
     if n > min(grid.shape):

@@ -80,6 +80,17 @@ def test_vox_skips_chunks_it_does_not_use_and_refuses_two_models():
         read_vox(b"PNG....", "m.vox")
 
 
+@pytest.mark.parametrize("size", [(-5, 3, 3), (0, 1, 1), (2000, 2000, 200), (10**5,) * 3])
+def test_a_vox_size_past_the_format_is_refused_before_allocating(size):
+    """A SIZE of -5 (ValueError) or 2000 x 2000 x 200 (6 GiB, MemoryError) was an internal
+    error; a voxel's coordinates are bytes, so a model is 1 to 256 voxels a side."""
+    xyzi = chunk(b"XYZI", struct.pack("<i", 1) + bytes((0, 0, 0, 1)))
+    body = chunk(b"SIZE", struct.pack("<iii", *size)) + xyzi
+    data = b"VOX " + struct.pack("<i", 150) + chunk(b"MAIN", b"", body)
+    with pytest.raises(SpecError, match="a MagicaVoxel model is 1 to 256 voxels a side"):
+        read_vox(data, "m.vox")
+
+
 @pytest.mark.parametrize("grid", ["square", "hex"])
 def test_a_tmx_we_write_reads_back_identical(write_spec, tmp_path, grid):
     fields = (
