@@ -177,7 +177,9 @@ def _bad_character(text: str, offset: int) -> str:
     return f"unexpected character {char!r}"
 
 
-_BRACKET_SCAN = re.compile(r'"(?:[^"\\]|\\.)*"?|#[^\n]*|[()\[\]{}]')
+# a string as runs between escapes: `(?:[^"\\]|\\.)*` kept a backtracking state per
+# character, over 100 bytes each (a MemoryError on a 50 MB string)
+_BRACKET_SCAN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|#[^\n]*|[()\[\]{}]')
 _OPENING = {")": "(", "]": "[", "}": "{"}
 
 

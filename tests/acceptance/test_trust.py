@@ -662,3 +662,19 @@ def test_a_sample_image_too_large_to_read_is_one_located_line(side, says, tmp_pa
         f"{spec}:6:9: the image {tmp_path / 'sample.png'} {says}, more than the 65,536 pixels "
         "allowed here; crop or scale it down\n"
     )
+
+
+def test_a_long_dsl_string_is_read_in_bounded_memory(tmp_path):
+    """The DSL's string pattern, `(?:[^"\\\\]|\\\\.)*`, kept a backtracking state per character
+    (over 100 bytes each): a 10 MB description failed with a MemoryError (exit 3) under the
+    fuzz worker's 1 GiB."""
+    long = "ab" * 5_000_000
+    text = f'kind: space\nname: q\ndescription: "{long}"\nspace {{ type: permutation }}\n'
+    (tmp_path / "work").mkdir()
+    runner = Runner(tmp_path / "work", 60.0)
+    try:
+        outcome, _ = runner.run(Path("long.epcg"), text)
+    finally:
+        runner.close()
+    assert outcome.code == 1, (outcome.code, outcome.output[:300])
+    assert outcome.output.endswith("long.epcg:4:7: space is missing the required key 'n'\n")
