@@ -582,6 +582,11 @@ EXPANDING = {
         _tracery({"r0": "#r1.replace(a,$`)#", "r1": "a" * 50_000}, "compat: tracery2\n"),
         ("sample",),
     ),
+    # 2,000 outputs are drawn by the compiled walks, each of 1.1 million characters
+    "batch": (
+        _tracery({"r0": "#r1#" * 11, "r1": "x" * 100_000}, "generate: {count: 2000}\n"),
+        ("build", "-q"),
+    ),
     # a nested element's name, drawn by the walk that ranks
     "nested": (
         "kind: nested\nname: n\nroot: a\ntypes: {a: {name: '#r0#'}}\n"

@@ -86,10 +86,11 @@ class CompiledWalks:
                 return None
         pieces = memo.pieces
         tokens, bounds = tape[: tape_ptr[-1]].tolist(), tape_ptr.tolist()
-        rows = [list(map(pieces.__getitem__, tokens[a:b])) for a, b in pairwise(bounds)]
-        if any(sum(map(len, row)) > MAX_CHARS for row in rows):
+        if int(np.diff(tape_ptr).max(initial=0)) * memo.longest > MAX_CHARS and any(
+            sum(len(pieces[t]) for t in tokens[a:b]) > MAX_CHARS for a, b in pairwise(bounds)
+        ):
             return None  # the Python walks refuse it, in one line
-        texts = ["".join(row) for row in rows]
+        texts = ["".join(map(pieces.__getitem__, tokens[a:b])) for a, b in pairwise(bounds)]
         return list(zip(ranks.tolist(), texts, strict=True))
 
 
@@ -107,6 +108,9 @@ class TextMemo:
         """Forget what was learned, if forced or if it grew past MEMO_PIECES."""
         if force or len(self.pieces) > len(self.base) + MEMO_PIECES:
             self.pieces = list(self.base)
+            # a row's text is at most its pieces times the longest: only a batch that could
+            # pass MAX_CHARS has its texts' lengths counted
+            self.longest = max(map(len, self.pieces), default=0)
             self.ids = {text: i for i, text in enumerate(self.pieces)}
             self.arrays = _memo_arrays(1 << 10, 1 << 12)
 
@@ -119,6 +123,7 @@ class TextMemo:
         if piece is None:
             piece = self.ids[text] = len(self.pieces)
             self.pieces.append(text)
+            self.longest = max(self.longest, len(text))
         arrays = self.arrays
         entries, keys = arrays.sizes.tolist()
         if 2 * (entries + 1) > len(arrays.slots) or keys + len(inside) > len(arrays.keys):
