@@ -63,12 +63,11 @@ def _instead(flag: str, honoured: frozenset[str]) -> str:
 def refuse_unconstrained(domain: Any, flags: list[str]) -> None:
     """Exit 2 on a flag of a `count` without --constrained, for a kind whose count then is
     the size of the space, worked out at once: no search for the flag to steer."""
-    if "--constrained" in domain.supports["count"] and "--constrained" not in flags:
-        for flag in flags:
-            raise UsageError(
-                f"{flag} applies to `count --constrained`: without it, the count is the size "
-                "of the space, worked out at once with no search"
-            )
+    if flags and "--constrained" in domain.supports["count"] and "--constrained" not in flags:
+        raise UsageError(
+            f"{flags[0]} applies to `count --constrained`: without it, the count is the size "
+            "of the space, worked out at once with no search"
+        )
 
 
 def refuse_more_distinct(n: int, available: int, what: str) -> None:
