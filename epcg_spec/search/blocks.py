@@ -45,6 +45,13 @@ _pool: ThreadPoolExecutor | None = None  # the helper threads, kept between call
 _pool_size = 0
 
 
+def use_threads(threads: int | None) -> None:
+    """Run the block loops on `threads` threads (--threads), or on all of numba's when none
+    is asked: a run never inherits the count an earlier run in the process chose."""
+    most = numba.config.NUMBA_NUM_THREADS
+    numba.set_num_threads(min(threads or most, most))
+
+
 def each_run(run: Callable[[int, int], None], count: int) -> None:
     """Call run(lo, hi) over runs of blocks that together cover 0..count - 1 once each
     (with no block, one empty run: the kernel is compiled all the same)."""

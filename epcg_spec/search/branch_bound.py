@@ -14,13 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from types import ModuleType
 
-import numba
 import numpy as np
 
 from ..compile.connector import generated_module, loop_template
 from ..core.context import RunContext
 from . import driver
-from .blocks import each_claimed, own_lines
+from .blocks import each_claimed, own_lines, use_threads
 from .driver import Report
 
 CHUNK_BLOCKS = 64
@@ -126,8 +125,7 @@ def _work(problem: Problem) -> tuple:
 
 def run(problem: Problem, ctx: RunContext, key: str) -> Outcome:
     """Explore every set (pruned by the bound) through the driver; resumable."""
-    if ctx.threads:
-        numba.set_num_threads(min(ctx.threads, numba.config.NUMBA_NUM_THREADS))
+    use_threads(ctx.threads)
     outcome = Outcome()
     outcome.report = driver.run(BranchBoundJob(problem, outcome), ctx, key)
     return outcome

@@ -302,10 +302,9 @@ def _worker_job(recipe: Recipe, first: int) -> tuple[Job, float]:
 
 
 def _threads(threads: int | None) -> None:
-    if threads:
-        import numba
+    from .blocks import use_threads  # here: numba only in the workers, not at a client's start
 
-        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    use_threads(threads)
 
 
 def _warm(recipe: Recipe, first: int) -> float:

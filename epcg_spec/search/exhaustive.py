@@ -12,13 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from types import ModuleType
 
-import numba
 import numpy as np
 
-from ..compile import connector as _connector  # noqa: F401  (the numba cache of these kernels)
 from ..core.context import RunContext
 from . import driver, exhaustive_gpu
-from .blocks import each_claimed, own_lines
+from .blocks import each_claimed, own_lines, use_threads
 from .driver import Report
 
 MIN_BLOCK = 1 << 16  # ranks per block of a scan: about a millisecond of work
@@ -170,8 +168,7 @@ def job(kernels: Kernels, size: int, prune: bool, top: int) -> ExhaustiveJob:
 
 def run(job: ExhaustiveJob, ctx: RunContext, key: str) -> Outcome:
     """Enumerate the ranks of this run's shard through the driver (resumable, limited)."""
-    if ctx.threads:
-        numba.set_num_threads(min(ctx.threads, numba.config.NUMBA_NUM_THREADS))
+    use_threads(ctx.threads)
     lo, hi = driver.shard_units(job.units, ctx.shard)
     first, last = min(lo * job.block, job.size), min(hi * job.block, job.size)
     job.label = f"enumerating ranks {first:,}..{last:,}"

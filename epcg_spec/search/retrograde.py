@@ -37,7 +37,7 @@ from ..core.context import RunContext
 from ..core.errors import BuildError, Interrupted
 from ..core.files import atomic_write
 from . import driver, gpu, retrograde_gpu
-from .blocks import sorted_side_by_side
+from .blocks import sorted_side_by_side, use_threads
 from .layer_store import Damaged, LayerStore
 
 FORMAT = 2  # of the stored layers and of what they mean: bump it when either changes
@@ -215,8 +215,7 @@ class Retrograde:
         """Compute (or reuse) every layer the plan asks for; one report per layer."""
         if self.ctx.device == "gpu":
             gpu.cuda()  # no device: exit 2 at once, even where every layer is stored
-        if self.ctx.threads:
-            numba.set_num_threads(min(self.ctx.threads, numba.config.NUMBA_NUM_THREADS))
+        use_threads(self.ctx.threads)
         self._plan = plan
         sizes = range(self.space.goal, plan.unique + 1)
         self._reports = {m: LayerReport(m, self.space.layer_size(m)) for m in sizes}

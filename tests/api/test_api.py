@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+import numba
 import numpy as np
 import pytest
 
@@ -161,3 +162,13 @@ def test_writing_the_files_is_shown_as_progress(tmp_path, monkeypatch):
     advances = [call[1] for call in writing if call[0] == "advance"]
     assert advances == [4] * (written // 4) + ([written % 4] if written % 4 else [])
     assert writing[-1] == ("finish",)
+
+
+def test_a_build_without_threads_uses_every_thread_after_one_with_threads():
+    # numba's thread count is the process's: a build that asks for none kept the count an
+    # earlier build in the process had asked for
+    spec = epcg_spec.load(QUEENS, params={"n": 6})
+    spec.build(threads=1)
+    assert numba.get_num_threads() == 1
+    spec.build()
+    assert numba.get_num_threads() == numba.config.NUMBA_NUM_THREADS

@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numba
 import numpy as np
 
-from ...compile import connector as _connector  # noqa: F401  (the numba cache of these kernels)
 from ...core.context import RunContext
 from ...core.errors import BuildError
 from ...search import driver
-from ...search.blocks import each_claimed, each_run
+from ...search.blocks import each_claimed, each_run, use_threads
 from ...search.driver import Report, checkpoint_key
 from ...spaces import CombinationSpace, ProductSpace, RadixSpace
 from ...spaces.binomial import binomial_table
@@ -359,8 +357,7 @@ def only_crossings(spec: WitnessSpec) -> bool:
 
 def run_layouts(job: LayoutJob, ctx: RunContext) -> Outcome:
     """Run a layout job through the driver."""
-    if ctx.threads:
-        numba.set_num_threads(min(ctx.threads, numba.config.NUMBA_NUM_THREADS))
+    use_threads(ctx.threads)
     # the library (solution bits kept for a joint search) is not checkpointed
     key = checkpoint_key(job.spec.document.data, ctx.shard) if job.library is None else None
     report = driver.run(job, ctx, key)
