@@ -12,7 +12,7 @@ import click
 from .. import __version__, api
 from ..compile import registry
 from ..core.context import RunOutput
-from ..core.errors import Interrupted, UsageError
+from ..core.errors import BuildError, Interrupted, UsageError
 from ..core.files import atomic_write, held, not_a_file, output_folder
 from ..output.explain import explain_document
 from ..output.gallery import write_gallery
@@ -452,6 +452,10 @@ def gallery(folders, spec, params, out, open_page, booklet):
 
     if len(folders) > 1 and out is None:
         raise UsageError("several folders make one page: say where it goes with --out FILE.html")
+    try:  # refused before the page is written, not after
+        browser = webbrowser.get() if open_page else None
+    except webbrowser.Error:
+        raise UsageError("--open: no web browser found here; leave --open out") from None
     if out is not None:
         not_a_file(Path(out).parent, "--out", Path(out))
     overrides = parse_overrides(list(params)) if params else None
@@ -461,6 +465,6 @@ def gallery(folders, spec, params, out, open_page, booklet):
     target = Path(out) if out else Path(folders[0]) / "index.html"
     page = write_merged_gallery(sources, target, "--out" if out else None)
     click.echo(f"gallery: {page}")
-    if open_page and not webbrowser.open(page.resolve().as_uri()):
-        raise UsageError(f"--open: no web browser found here; open {page} yourself")
+    if browser is not None and not browser.open(page.resolve().as_uri()):
+        raise BuildError(f"--open: the web browser did not open {page}; open it yourself")
     return OK

@@ -255,3 +255,18 @@ def test_a_result_past_its_bound_is_refused_in_one_line(built, tmp_path, monkeyp
     assert main(["gallery", str(folder)]) == 1
     err = capsys.readouterr().err.strip()
     assert "result.json is larger than" in err and len(err.splitlines()) == 1
+
+
+def test_open_without_a_browser_is_refused_before_the_page_is_written(
+    built, tmp_path, monkeypatch, capsys
+):
+    monkeypatch.setenv("BROWSER", "")
+    monkeypatch.setattr("webbrowser._browsers", {})
+    monkeypatch.setattr("webbrowser._tryorder", [])
+    monkeypatch.setattr("webbrowser.register_standard_browsers", lambda: None)
+    folder = tmp_path / "copy"
+    shutil.copytree(built["sudoku"], folder)
+    (folder / "index.html").unlink()
+    assert main(["gallery", str(folder), "--open"]) == 2
+    assert "--open: no web browser found here" in capsys.readouterr().err
+    assert not (folder / "index.html").exists()
