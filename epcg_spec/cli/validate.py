@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from ..core.errors import Diagnostic, SpecError, UsageError
+from ..core.sizes import counted
 from ..spec.load import check_document, discover, load_document
 from .errors import INVALID, OK, USAGE
 from .params import GivenPath
@@ -42,18 +43,13 @@ class Report:
 
     def summary(self) -> str:
         """One line: how many specs were checked, valid, invalid, skipped."""
-        checked = plural(len(self.valid) + len(self.invalid), "spec")
+        checked = counted(len(self.valid) + len(self.invalid), "spec")
         text = f"{checked} checked: {len(self.valid)} valid, {len(self.invalid)} invalid"
         if self.skipped:
-            skipped = plural(len(self.skipped), "file")
+            skipped = counted(len(self.skipped), "file")
             what = "is not a spec" if len(self.skipped) == 1 else "are not specs"
             text += f"; skipped {skipped} that {what}"
         return text
-
-
-def plural(n: int, noun: str) -> str:
-    """`1 spec`, `2 specs`."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def check_paths(paths: list[Path]) -> Report:

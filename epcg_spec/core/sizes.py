@@ -1,4 +1,5 @@
-"""Counts too large to print: their size as digits and a power of ten, never all the digits."""
+"""Counts in text: `1 block`, `2 blocks`; those too large to print by their size as digits and a
+power of ten, never all the digits."""
 
 from __future__ import annotations
 
@@ -30,3 +31,8 @@ def count_text(n: int, exact_below: int = EXACT_BELOW) -> str:
         mantissa, exponent = mantissa / 10, exponent + 1
     sign = "-" if n < 0 else ""
     return f"about {sign}{mantissa:.2f}e+{exponent} ({digits:,} digits)"
+
+
+def counted(n: float, noun: str) -> str:
+    """`1 block`, `2,048 blocks`: n with the noun, plural unless n is 1."""
+    return f"{n:,.0f} {noun}" if n == 1 else f"{n:,.0f} {noun}s"

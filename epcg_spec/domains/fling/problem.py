@@ -19,6 +19,7 @@ from ...core.errors import UsageError
 from ...core.files import not_a_file
 from ...core.result import base_result
 from ...core.rng import numpy_stream
+from ...core.sizes import counted
 from ...search.cluster import shared_folder
 from ...search.retrograde import LayeredSpace, LayerReport, Plan, Retrograde
 from . import kernels
@@ -346,7 +347,8 @@ class FlingPuzzle(_FlingProblem):
         summary = [
             f"{spec.name}: {len(cells)} pieces on {spec.width} x {spec.height}: "
             f"solvable: {'yes' if verdict.solvable else 'no'}, {verdicts}",
-            f"  {verdict.solutions:,.0f} solutions; {verdict.boards_reached:,} boards reachable; "
+            f"  {counted(verdict.solutions, 'solution')}; "
+            f"{counted(verdict.boards_reached, 'board')} reachable; "
             f"expert ratio {verdict.ratio:.3f}",
         ]
         if verdict.solvable:

@@ -11,7 +11,7 @@ import numpy as np
 from ...core.context import RunContext, RunOutput
 from ...core.errors import BuildError, UsageError
 from ...core.result import base_result
-from ...core.sizes import count_text
+from ...core.sizes import count_text, counted
 from ...search import backtrack, driver
 from ...search.driver import checkpoint_key, count_bound
 from ...search.propagate import Model
@@ -229,7 +229,7 @@ class RoomsProblem:
             complete=complete,
             **(report.fields() if report else {}),
         )
-        line = f"{self.name}: {found:,} maps{count_bound(complete, limit, report)}"
+        line = f"{self.name}: {counted(found, 'map')}{count_bound(complete, limit, report)}"
         return RunOutput(result=result, summary=[line], stopped=report and report.stopped)
 
 

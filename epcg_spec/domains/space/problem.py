@@ -19,6 +19,7 @@ from ...core.context import RunContext, RunOutput
 from ...core.errors import SpecError, UsageError
 from ...core.result import base_result
 from ...core.rng import numpy_stream
+from ...core.sizes import counted
 from ...output.result import format_state
 from ...search import exhaustive, gpu
 from ...search.driver import checkpoint_key
@@ -234,9 +235,9 @@ class SpaceProblem:
             f"{spec.name}: {spec.space.describe()}",
             f"  {tally.count:,} states meet every constraint{partial} "
             f"({tally.evaluated:,} evaluated, {tally.pruned:,} pruned on prefixes)",
-            f"  {report.seconds:.3f} s, {rate:,.0f} ranks/s over {outcome.blocks:,} blocks "
-            f"on {where} (kernels ready in {report.compile_seconds:.1f} s; compiled once, "
-            "then cached)",
+            f"  {report.seconds:.3f} s, {rate:,.0f} ranks/s over "
+            f"{counted(outcome.blocks, 'block')} on {where} "
+            f"(kernels ready in {report.compile_seconds:.1f} s; compiled once, then cached)",
         ]
         if best:
             top = best[0]

@@ -12,7 +12,7 @@ from ...compile.flags import refuse_more_distinct
 from ...core.context import RunContext, RunOutput
 from ...core.errors import BuildError, UsageError
 from ...core.result import base_result
-from ...core.sizes import count_text
+from ...core.sizes import count_text, counted
 from ...search import driver
 from ...search.driver import checkpoint_key, shard_units
 from ...search.items import Item, ItemJob
@@ -190,7 +190,7 @@ class TraceryProblem:
         )
         summary = [
             f"{spec.name}: {_describe_total(expansion)}",
-            f"  {len(best):,} outputs ({spec.mode}) in {report.seconds:.3f} s",
+            f"  {counted(len(best), 'output')} ({spec.mode}) in {report.seconds:.3f} s",
             *(f"  {b['state']}" for b in best[:5]),
             *(f"  {warning}" for warning in spec.warnings),
         ]

@@ -1,0 +1,13 @@
+"""Counts in text."""
+
+from epcg_spec.core.sizes import counted
+
+
+def test_counted_says_one_noun_and_many_nouns():
+    assert [counted(n, "block") for n in (0, 1, 2, 16384)] == [
+        "0 blocks",
+        "1 block",
+        "2 blocks",
+        "16,384 blocks",
+    ]
+    assert counted(1.0, "solution") == "1 solution"  # Fling counts solutions as floats
