@@ -46,6 +46,9 @@ def entry_point() -> None:
     sys.exit(main())
 
 
+_BUILD_VERBS = {"run", "generate", "make", "solve", "gen", "create"}  # what "build" is mistaken for
+
+
 class _Commands(click.Group):
     """The commands; a spec or a common verb given in place of one says what to write."""
 
@@ -61,9 +64,6 @@ class _Commands(click.Group):
             if name.lower() == "help":
                 ctx.fail("No such command 'help'; write epcg-spec --help, or COMMAND --help")
         return super().resolve_command(ctx, args)
-
-
-_BUILD_VERBS = {"run", "generate", "make", "solve", "gen", "create"}
 
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
