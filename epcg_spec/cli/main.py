@@ -22,7 +22,7 @@ from ..search.driver import CHECKPOINT_NAME, resume_command
 from ..search.merge import merge_results, read_shard
 from ..spec.load import load_document
 from ..spec.params import parse_overrides
-from ..spec.yaml_writer import dump_yaml
+from ..spec.yaml_writer import dump_yaml, schema_reference
 from .errors import OK, run_guarded
 from .params import GivenPath
 from .progress import StderrProgress
@@ -368,7 +368,12 @@ def fmt(spec, target, output):
     from ..spec.dsl import dump_dsl  # here: lark is imported for the DSL only
 
     doc = load_document(Path(spec))
-    text = dump_dsl(doc.data) if target == "dsl" else dump_yaml(doc.data)
+    if target == "dsl":
+        text = dump_dsl(doc.data)
+    else:  # the schema's path from where the file goes (stdout: most likely beside SPEC)
+        folder = Path(output or spec).parent
+        kind = doc.data.get("kind") if isinstance(doc.data, dict) else None
+        text = dump_yaml(doc.data, schema_reference(kind, folder))
     if output:
         not_a_file(Path(output).parent, "-o", Path(output))
         atomic_write(Path(output), text, "-o")

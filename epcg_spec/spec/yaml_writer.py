@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import yaml
 
 
@@ -17,12 +20,23 @@ def _string(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
 _Dumper.add_representer(str, _string)
 
 
-def dump_yaml(data: dict, schema_comment: bool = True) -> str:
-    """YAML text of a document, with the schema comment editors use for completion (its
-    path is right for a spec in a folder beside `schemas/`, as `specs/` is)."""
-    header = ""
-    if schema_comment and isinstance(data, dict) and isinstance(data.get("kind"), str):
-        header = f"# yaml-language-server: $schema=../schemas/{data['kind']}.schema.json\n"
+def schema_reference(kind: object, folder: Path) -> str | None:
+    """The nearest `schemas/KIND.schema.json` at or above `folder`, relative to it (what
+    an editor's YAML language server reads), or None where there is none."""
+    if not isinstance(kind, str) or not kind.isidentifier():
+        return None
+    folder = folder.resolve()
+    for above in (folder, *folder.parents):
+        schema = above / "schemas" / f"{kind}.schema.json"
+        if schema.is_file():
+            return Path(os.path.relpath(schema, folder)).as_posix()
+    return None
+
+
+def dump_yaml(data: dict, schema: str | None = None) -> str:
+    """YAML text of a document, headed by the schema comment editors use for completion
+    when `schema` (a path from the file's folder, see `schema_reference`) is given."""
+    header = f"# yaml-language-server: $schema={schema}\n" if schema else ""
     body = yaml.dump(
         data,
         Dumper=_Dumper,

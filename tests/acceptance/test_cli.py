@@ -63,10 +63,22 @@ def test_fmt_converts_to_dsl_and_back(tmp_path, capsys):
     assert "distinct(q[i] + i for i in range(n))" in dsl.read_text()
     assert main(["fmt", str(dsl), "--to", "yaml"]) == 0
     yaml_text = capsys.readouterr().out
-    assert yaml_text.startswith("# yaml-language-server: $schema=../schemas/space.schema.json")
+    assert yaml_text.startswith("kind: space\n")  # no schemas/ at or above tmp_path
     assert load_dsl(dsl.read_text(), "q.epcg").data["name"] == "n-queens"
     assert main(["count", str(dsl), "--constrained", "--param", "n=5"]) == 0
     assert "10 meet every constraint" in capsys.readouterr().out
+
+
+def test_fmt_points_yaml_at_the_nearest_schemas_folder(tmp_path, capsys):
+    (tmp_path / "schemas").mkdir()
+    (tmp_path / "schemas" / "space.schema.json").write_text("{}")
+    deep = tmp_path / "specs" / "mine"
+    deep.mkdir(parents=True)
+    assert main(["fmt", QUEENS, "--to", "yaml", "-o", str(deep / "q.yaml")]) == 0
+    first = (deep / "q.yaml").read_text().splitlines()[0]
+    assert first == "# yaml-language-server: $schema=../../schemas/space.schema.json"
+    assert main(["fmt", str(deep / "q.yaml"), "--to", "yaml"]) == 0  # stdout: beside SPEC
+    assert capsys.readouterr().out.splitlines()[0] == first
 
 
 @pytest.mark.parametrize(

@@ -281,7 +281,7 @@ class WitnessProblem:
         }
         if "pieces" in self.spec.document.data:
             data["pieces"] = self.spec.document.data["pieces"]
-        return dump_yaml(data, schema_comment=False)  # no schemas/ beside an output folder
+        return dump_yaml(data)
 
     def _joint(self, ctx: RunContext, lines: LineSet) -> RunOutput:
         spec, joint = self.spec, self.spec.joint
