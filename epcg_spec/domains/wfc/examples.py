@@ -21,7 +21,7 @@ from ...core.errors import SpecError
 from ...core.files import NotReadable, read_bounded
 from .formats_csv import read_csv
 from .formats_tmx import read_tmx
-from .formats_vox import read_vox
+from .formats_vox import NotVox, read_vox
 from .inputs import Problems
 from .orbits import build_world_variants
 from .tiles import TileDef, TiledModel, build_variants
@@ -65,6 +65,8 @@ def read_map(doc, path, relative: str, folder: Path, problems: Problems) -> MapD
         return _read(file, folder)
     except NotReadable as exc:
         problems.add(doc, path, str(exc))
+    except NotVox as exc:
+        problems.add(doc, path, f"{file.name}: {exc}")
     except SpecError as error:
         problems.found.extend(error.diagnostics)
     return None
@@ -78,7 +80,7 @@ def _read(file: Path, folder: Path) -> MapData:
         ids = np.where(gids > 0, gids, -1)[None]
         return MapData(tmx.layout, ids, dict(tmx.names), dict(tmx.colors))
     if suffix == ".vox":
-        grid, palette = read_vox(read_bounded(file), str(file))
+        grid, palette = read_vox(read_bounded(file))
         names = {i: f"c{i}" for i in np.unique(grid).tolist()}
         names[0] = "air"
         return MapData("cube", grid, names, {**palette, 0: (255, 255, 255)}, {0})

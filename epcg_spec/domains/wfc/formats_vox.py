@@ -16,8 +16,6 @@ import struct
 
 import numpy as np
 
-from ...core.errors import Diagnostic, Pos, SpecError
-
 VERSION = 150
 
 
@@ -46,52 +44,57 @@ def write_vox(
     return b"VOX " + struct.pack("<i", VERSION) + _chunk(b"MAIN", b"", children)
 
 
-def read_vox(data: bytes, source: str) -> tuple[np.ndarray, dict[int, tuple[int, int, int]]]:
+class NotVox(ValueError):
+    """A file that is not a well-formed MagicaVoxel model; the message names the byte."""
+
+
+_LEAST = {b"SIZE": 12, b"XYZI": 4, b"RGBA": 1024}  # bytes of content a chunk must hold
+
+
+def read_vox(data: bytes) -> tuple[np.ndarray, dict[int, tuple[int, int, int]]]:
     """((z, y, x) colour indices, 0 = empty; colour index -> RGB) of the file's one model."""
-
-    def fail(message: str, hint: str = "") -> SpecError:
-        return SpecError(Diagnostic(Pos(source, 1, 1), message, hint))
-
     if data[:4] != b"VOX " or len(data) < 20:
-        raise fail("not a MagicaVoxel file (it does not start with 'VOX ')")
+        raise NotVox("not a MagicaVoxel file (it does not start with 'VOX ')")
     if data[8:12] != b"MAIN":
-        raise fail("the .vox file has no MAIN chunk after its header")
+        raise NotVox("the .vox file has no MAIN chunk after its header")
     sizes, models, palette = [], [], None
-    at = 20 + struct.unpack_from("<i", data, 12)[0]  # MAIN's own content (none, normally)
+    at = 20 + max(0, struct.unpack_from("<i", data, 12)[0])  # MAIN's own content (none, normally)
     while at < len(data):
         if at + 12 > len(data):
-            raise fail(f"the .vox file ends inside a chunk header at byte {at}")
+            raise NotVox(f"the .vox file ends inside a chunk header at byte {at}")
         name = data[at : at + 4]
         content, children = struct.unpack_from("<ii", data, at + 4)
+        if content < 0 or children < 0 or at + 12 + content + children > len(data):
+            raise NotVox(f"chunk {name!r} at byte {at} runs past the end of the file")
         body = data[at + 12 : at + 12 + content]
-        if len(body) != content:
-            raise fail(f"chunk {name!r} at byte {at} runs past the end of the file")
+        if len(body) < _LEAST.get(name, 0):
+            raise NotVox(f"chunk {name!r} at byte {at} holds {len(body)} bytes, too few")
         if name == b"SIZE":
             sizes.append(struct.unpack_from("<iii", body))
         elif name == b"XYZI":
             count = struct.unpack_from("<i", body)[0]
-            if 4 + 4 * count > len(body):
-                raise fail(f"XYZI at byte {at} lists {count} voxels but holds fewer")
+            if not 0 <= count <= (len(body) - 4) // 4:
+                raise NotVox(f"XYZI at byte {at} lists {count} voxels but holds fewer")
             models.append(np.frombuffer(body, np.uint8, 4 * count, 4).reshape(count, 4))
         elif name == b"RGBA":
             entries = np.frombuffer(body, np.uint8, 1024).reshape(256, 4)
             palette = {i + 1: tuple(int(c) for c in entries[i, :3]) for i in range(255)}
         at += 12 + content + children
     if len(models) != 1 or len(sizes) != 1:
-        raise fail(
-            f"the file holds {len(models)} models; one is read",
-            "merge the models in MagicaVoxel, or save one per file",
+        raise NotVox(
+            f"the file holds {len(models)} models; one is read (merge the models in "
+            "MagicaVoxel, or save one per file)"
         )
     x_size, y_size, z_size = sizes[0]
     if not all(1 <= side <= 256 for side in sizes[0]):  # a voxel's x, y, z are bytes
-        raise fail(
+        raise NotVox(
             f"the model's SIZE is {x_size} x {y_size} x {z_size}; a MagicaVoxel model is 1 to "
             "256 voxels a side"
         )
     grid = np.zeros((z_size, y_size, x_size), dtype=np.int64)
     voxels = models[0].astype(np.int64)
     if len(voxels) and (voxels[:, :3] >= np.array([x_size, y_size, z_size])).any():
-        raise fail("a voxel lies outside the model's SIZE")
+        raise NotVox("a voxel lies outside the model's SIZE")
     grid[voxels[:, 2], voxels[:, 1], voxels[:, 0]] = voxels[:, 3]
     if palette is None:
         palette = {i: (i, i, i) for i in range(1, 256)}

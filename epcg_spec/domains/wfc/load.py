@@ -17,7 +17,7 @@ from ...spec.load import read_text
 from .constraints import AXES, MIRRORS, max_consecutive, mirror, mirror_element, separation
 from .examples import learn, read_map, stand_in
 from .formats import read_tileset
-from .formats_vox import read_vox
+from .formats_vox import NotVox, read_vox
 from .hexpatterns import HexPatterns, extract_hex, sample_values
 from .inputs import Problems, read_image
 from .masks import read_mask
@@ -363,12 +363,12 @@ def _voxel_patterns(doc, path, node, folder, problems) -> VoxelPatterns | None:
         problems.add(doc, where, f"no sample at {file}", "paths are relative to the spec's folder")
         return None
     try:
-        grid, palette = read_vox(read_bounded(file), str(file))
+        grid, palette = read_vox(read_bounded(file))
     except NotReadable as exc:
         problems.add(doc, where, str(exc))
         return None
-    except SpecError as error:
-        problems.found.extend(error.diagnostics)
+    except NotVox as exc:
+        problems.add(doc, where, f"{file.name}: {exc}")
         return None
     if grid.size > MAX_SAMPLE_PIXELS:
         shown = " x ".join(map(str, grid.shape[::-1]))

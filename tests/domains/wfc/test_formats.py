@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+import re
 import struct
 import zlib
 from pathlib import Path
@@ -17,7 +18,7 @@ from epcg_spec.cli.main import main
 from epcg_spec.core.errors import SpecError
 from epcg_spec.domains.wfc.formats_csv import read_csv, write_csv
 from epcg_spec.domains.wfc.formats_tmx import read_tmx
-from epcg_spec.domains.wfc.formats_vox import read_vox, write_vox
+from epcg_spec.domains.wfc.formats_vox import NotVox, read_vox, write_vox
 from epcg_spec.spec.load import load_spec
 from tests.domains.wfc.paths import PIPES
 from tests.domains.wfc.test_worlds import CUBE_TERRAIN, HEX_PIPES
@@ -57,7 +58,7 @@ def test_vox_round_trip_and_the_published_layout():
     assert data[:8] == b"VOX " + struct.pack("<i", 150)
     assert data[8:20] == b"MAIN" + struct.pack("<ii", 0, len(data) - 20)
     assert data[20:44] == b"SIZE" + struct.pack("<iiiii", 12, 0, 5, 4, 3)
-    grid, read_palette = read_vox(data, "m.vox")
+    grid, read_palette = read_vox(data)
     assert np.array_equal(grid, codes.reshape(3, 4, 5))
     assert all(read_palette[k] == v for k, v in palette.items())
 
@@ -71,13 +72,13 @@ def test_vox_skips_chunks_it_does_not_use_and_refuses_two_models():
     xyzi = chunk(b"XYZI", struct.pack("<i", 1) + bytes((1, 0, 0, 7)))
     extra = chunk(b"PACK", struct.pack("<i", 1)) + chunk(b"nTRN", b"\x00" * 8, chunk(b"nSHP", b""))
     one = b"VOX " + struct.pack("<i", 200) + chunk(b"MAIN", b"", extra + size + xyzi)
-    grid, palette = read_vox(one, "m.vox")
+    grid, palette = read_vox(one)
     assert grid.tolist() == [[[0, 7], [0, 0]]] and palette[7] == (7, 7, 7)  # no RGBA: grey
     two = b"VOX " + struct.pack("<i", 150) + chunk(b"MAIN", b"", size + xyzi + size + xyzi)
-    with pytest.raises(SpecError, match="holds 2 models"):
-        read_vox(two, "m.vox")
-    with pytest.raises(SpecError, match="not a MagicaVoxel file"):
-        read_vox(b"PNG....", "m.vox")
+    with pytest.raises(NotVox, match="holds 2 models"):
+        read_vox(two)
+    with pytest.raises(NotVox, match="not a MagicaVoxel file"):
+        read_vox(b"PNG....")
 
 
 @pytest.mark.parametrize("size", [(-5, 3, 3), (0, 1, 1), (2000, 2000, 200), (10**5,) * 3])
@@ -87,8 +88,46 @@ def test_a_vox_size_past_the_format_is_refused_before_allocating(size):
     xyzi = chunk(b"XYZI", struct.pack("<i", 1) + bytes((0, 0, 0, 1)))
     body = chunk(b"SIZE", struct.pack("<iii", *size)) + xyzi
     data = b"VOX " + struct.pack("<i", 150) + chunk(b"MAIN", b"", body)
-    with pytest.raises(SpecError, match="a MagicaVoxel model is 1 to 256 voxels a side"):
-        read_vox(data, "m.vox")
+    with pytest.raises(NotVox, match="a MagicaVoxel model is 1 to 256 voxels a side"):
+        read_vox(data)
+
+
+def _main(children: bytes) -> bytes:
+    return (
+        b"VOX " + struct.pack("<i", 150) + b"MAIN" + struct.pack("<ii", 0, len(children)) + children
+    )
+
+
+@pytest.mark.parametrize(
+    ("children", "message"),
+    [
+        (b"nTRN" + struct.pack("<ii", 0, -12) + bytes(12), "at byte 20 runs past the end"),
+        (b"SIZE" + struct.pack("<ii", -12, 0) + bytes(12), "at byte 20 runs past the end"),
+        (b"SIZE" + struct.pack("<ii", 4, 0) + bytes(4), "b'SIZE' at byte 20 holds 4 bytes"),
+        (b"XYZI" + struct.pack("<ii", 1, 0) + bytes(1), "b'XYZI' at byte 20 holds 1 bytes"),
+        (b"XYZI" + struct.pack("<iii", 4, 0, -5), "lists -5 voxels but holds fewer"),
+        (b"RGBA" + struct.pack("<ii", 8, 0) + bytes(8), "b'RGBA' at byte 20 holds 8 bytes"),
+    ],
+    ids=["negative children", "negative content", "short SIZE", "short XYZI", "negative count",
+         "short RGBA"],
+)  # fmt: skip
+def test_a_malformed_vox_chunk_is_refused_at_its_byte(children, message):
+    """A chunk claiming -12 bytes of children looped forever; short SIZE, XYZI and RGBA
+    chunks were internal errors (struct.error, ValueError)."""
+    with pytest.raises(NotVox, match=re.escape(message)):
+        read_vox(_main(children))
+
+
+def test_a_malformed_vox_sample_is_located_at_the_spec_node_naming_it(tmp_path, capsys):
+    (tmp_path / "bad.vox").write_bytes(_main(b"SIZE" + struct.pack("<ii", 4, 0) + bytes(4)))
+    spec = tmp_path / "s.yaml"
+    spec.write_text(
+        "kind: wfc\nname: s\nmodel: overlapping\ngrid: cube\nsample: bad.vox\nN: 2\n"
+        "width: 4\nheight: 4\ndepth: 2\n"
+    )
+    assert main(["validate", str(spec)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out == [f"{spec}:5:9: bad.vox: chunk b'SIZE' at byte 20 holds 4 bytes, too few"]
 
 
 @pytest.mark.parametrize("grid", ["square", "hex"])
@@ -289,9 +328,9 @@ def test_a_cube_learns_from_a_vox_we_wrote_and_writes_it_back(write_spec, tmp_pa
                       width=7, height=5, depth=4, seed=6)  # fmt: skip
     build(spec, tmp_path / "b")
     run = load_spec(spec).spec.runs[0]
-    learned = read_vox((tmp_path / "a" / "first.vox").read_bytes(), "a")[0]
+    learned = read_vox((tmp_path / "a" / "first.vox").read_bytes())[0]
     assert [t.code for t in run.tiled.tiles] == np.unique(learned).tolist()
-    grid, palette = read_vox((tmp_path / "b" / "second.vox").read_bytes(), "b")
+    grid, palette = read_vox((tmp_path / "b" / "second.vox").read_bytes())
     assert set(np.unique(grid).tolist()) <= set(np.unique(learned).tolist())
     codes = {t.code: i for i, t in enumerate(run.tiled.tiles)}
     values = np.vectorize(codes.get)(grid).ravel()

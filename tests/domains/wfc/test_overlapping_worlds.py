@@ -114,7 +114,7 @@ def test_a_cube_build_keeps_its_fixed_voxel_and_its_border(write_spec, tmp_path)
                       fixed=[{"at": [4, 4, 0], "color": STONE}],
                       border={"color": AIR, "sides": ["up"]})  # fmt: skip
     assert main(["build", str(spec), "--out", str(tmp_path), "--quiet"]) == 0
-    grid, palette = read_vox((tmp_path / "spec.vox").read_bytes(), "result")
+    grid, palette = read_vox((tmp_path / "spec.vox").read_bytes())
     assert grid.shape == (4, 8, 8) and (grid[3] == 0).all() and (grid[:3] > 0).any()
     assert palette[int(grid[0, 4, 4])] == (138, 138, 138)
 

@@ -67,7 +67,7 @@ MODELS = [
 def test_magicavoxel_models_read_as_a_second_reader_reads_them(
     name, size, voxels, floor, common, rgb
 ):
-    grid, palette = read_vox((VOXELS / name).read_bytes(), name)
+    grid, palette = read_vox((VOXELS / name).read_bytes())
     assert grid.shape == size[::-1]
     assert int((grid > 0).sum()) == voxels and int((grid[0] > 0).sum()) == floor
     assert Counter(grid[grid > 0].tolist()).most_common(1)[0] == common

@@ -34,15 +34,15 @@ def blocks(grid: np.ndarray, n: int, wrap: bool) -> set[bytes]:
 def test_every_block_of_a_voxel_result_is_in_the_sample(tmp_path):
     spec = SPECS / "wfc-voxel-patterns.yaml"
     assert main(["build", str(spec), "--out", str(tmp_path), "--quiet"]) == 0
-    sample, _ = read_vox((SPECS / "wfc-worlds" / "terrain-sample.vox").read_bytes(), "s")
-    result, palette = read_vox((tmp_path / "wfc-voxel-patterns.vox").read_bytes(), "r")
+    sample, _ = read_vox((SPECS / "wfc-worlds" / "terrain-sample.vox").read_bytes())
+    result, palette = read_vox((tmp_path / "wfc-voxel-patterns.vox").read_bytes())
     assert result.shape == (6, 20, 20)
     known = blocks(sample, 2, wrap=False)
     assert blocks(result, 2, wrap=False) <= known
     assert blocks(result[:2], 2, wrap=False) <= blocks(
         sample[:2], 2, wrap=False
     )  # ground: the floor's blocks at the bottom
-    _, sample_palette = read_vox((SPECS / "wfc-worlds" / "terrain-sample.vox").read_bytes(), "s")
+    _, sample_palette = read_vox((SPECS / "wfc-worlds" / "terrain-sample.vox").read_bytes())
     assert all(palette[c] == sample_palette[c] for c in np.unique(result).tolist() if c)
 
 

@@ -245,7 +245,7 @@ def test_cube_outputs_meet_every_rule_and_write_the_voxels(write_spec, tmp_path)
     assert violations(flat, cube_neighbours((8, 6, 5), (False,) * 3), run.tiled.sides) == []
     names = np.array([n.split()[0] for n in run.tiled.names])[values]
     assert (names[0] == "stone").all() and (names[-1] == "air").all()
-    grid, palette = read_vox((tmp_path / "out" / "spec.vox").read_bytes(), "spec.vox")
+    grid, palette = read_vox((tmp_path / "out" / "spec.vox").read_bytes())
     code = {"air": 0, "stone": 1, "grass": 2, "trunk": 3}  # solid tiles numbered in order
     assert np.array_equal(grid, np.vectorize(code.get)(names))
     assert palette[1] == (128, 128, 128) and palette[2] == (64, 160, 64)
