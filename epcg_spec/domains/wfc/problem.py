@@ -189,7 +189,7 @@ class WfcProblem:
         limit = ctx.limit or 0
         if not limit and ctx.time_limit is None:
             _refuse_an_endless_count(self.spec.runs)
-        began = time.perf_counter()
+        began, counted = time.perf_counter(), 0.0  # counted: the runs' counting alone
         counts, summary, stopped, fields = [], [], None, {"compile_seconds": 0.0}
         for index, run in enumerate(self.spec.runs):
             model, base = self.network(index)
@@ -198,12 +198,13 @@ class WfcProblem:
                 found, complete = 0, True
             else:
                 check = checks.check_of(run)
-                left = _time_left(ctx, time.perf_counter() - began)
+                left = _time_left(ctx, counted)
                 found, complete, report = backtrack.run_count(
                     model, left, limit, base=base, check=check
                 )
             stopped = report.stopped if report else None
             if report:  # the driver's fields: the runs' compile time, the one that stopped
+                counted += report.seconds
                 compiled = fields["compile_seconds"] + report.compile_seconds
                 fields = {**report.fields(), "compile_seconds": round(compiled, 3)}
             counts.append({"run": run.name, "count": found, "complete": complete})
@@ -225,8 +226,9 @@ class WfcProblem:
 
 
 def _time_left(ctx: RunContext, spent: float) -> RunContext:
-    """`ctx` with what is left of its time limit and budget after `spent` seconds: the runs
-    of one count share them."""
+    """`ctx` with what is left of its time limit and budget after `spent` seconds of
+    counting: the runs of one count share them (as one run's, their networks and compiling
+    are not counted)."""
     return dataclasses.replace(
         ctx,
         time_limit=None if ctx.time_limit is None else max(ctx.time_limit - spent, 1e-9),
