@@ -456,8 +456,10 @@ def _spec(text: str, document, params, options, path: Path | None = None) -> Spe
     loaded = check_document(document, overrides)
     chosen = _domain_options(loaded, options or {})
     name = str(path.resolve()) if path is not None else document.source
-    # every param's value, given or not: a checkpoint's key, and what a worker rebuilds
-    source = SpecSource(text, name, resolve_params(document, overrides), chosen)
+    # every param's value, given or not, and the files read: a checkpoint's key, result.json's
+    # inputs, and what a worker rebuilds
+    params = resolve_params(document, overrides)
+    source = SpecSource(text, name, params, chosen, loaded.inputs)
     return Spec(loaded, chosen, path, overrides, source)
 
 

@@ -27,12 +27,14 @@ class Progress(Protocol):
 @dataclass(frozen=True)
 class SpecSource:
     """A spec as a cluster worker rebuilds it: its text, the file name it was read from
-    (its suffix says the syntax; files it names are found beside it), params and options."""
+    (its suffix says the syntax; files it names are found beside it), params and options;
+    and the digests of the files it names, as read when it was loaded (core/inputs.py)."""
 
     text: str
     name: str
     params: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
+    inputs: dict[str, str] = field(default_factory=dict)  # {path: "sha256:..."}
 
 
 @dataclass

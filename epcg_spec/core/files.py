@@ -25,6 +25,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
+from . import inputs
 from .errors import BuildError, UsageError
 
 MANIFEST = ".epcg-outputs.json"  # the names of the set, written first into the staging folder
@@ -45,7 +46,8 @@ class NotReadable(OSError):
 def read_bounded(path: Path, most: int = MAX_INPUT_BYTES) -> bytes:
     """The bytes of a spec or of a file a spec names, refused (NotReadable) unless it is a
     regular file of at most `most` bytes: a device, a pipe or a file that never ends
-    (/dev/zero, a FIFO, some /proc files) would otherwise hang the reader or fill memory."""
+    (/dev/zero, a FIFO, some /proc files) would otherwise hang the reader or fill memory.
+    Noted, with its digest, by an open `inputs.recording()` (a spec's input files)."""
     path = Path(path)
     too_large = NotReadable(f"{path} is larger than {most >> 20} MiB")
     if path.exists():  # else open says so
@@ -60,7 +62,9 @@ def read_bounded(path: Path, most: int = MAX_INPUT_BYTES) -> bytes:
             if total > most:
                 raise too_large
             parts.append(part)
-    return b"".join(parts)
+    data = b"".join(parts)
+    inputs.note(path, data)
+    return data
 
 
 def slug(text: str) -> str:

@@ -6,12 +6,13 @@ import difflib
 import os
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..compile import registry
 from ..compile.protocols import Domain
+from ..core import inputs
 from ..core.errors import Diagnostic, Pos, SpecError, UsageError
 from ..core.files import NotReadable, read_bounded
 from .document import Document
@@ -29,6 +30,9 @@ class Loaded:
     document: Document
     domain: Domain
     spec: Any
+    # the files the spec named and its kind read while loading it: {path relative to the
+    # spec's folder: "sha256:..."} (see core/inputs.py)
+    inputs: dict[str, str] = field(default_factory=dict)
 
 
 def read_text(path: Path) -> str:
@@ -144,7 +148,9 @@ def check_document(doc: Document, params: dict[str, Any]) -> Loaded:
     if problems:
         raise SpecError(problems)
     resolve_params(doc, params)  # one rule for every kind: an unknown --param is exit 2
-    return Loaded(doc, domain, domain.load(doc, params))
+    with inputs.recording() as reads:  # every kind reads the files its spec names here
+        spec = domain.load(doc, params)
+    return Loaded(doc, domain, spec, inputs.relative_to(reads, Path(doc.source).parent))
 
 
 def discover(paths: Iterable[Path]) -> Iterator[tuple[Path, bool]]:
