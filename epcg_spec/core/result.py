@@ -11,14 +11,18 @@ TIMING_FIELDS = frozenset({"seconds", "compile_seconds", "cpu_seconds"})
 
 
 def base_result(name: str, kind: str, backend: str, ctx: RunContext) -> dict[str, Any]:
-    """The fields that open every result.json."""
-    return {
+    """The fields that open every result.json; `inputs` only where the spec read files
+    (sample images, maps, grammars: {path relative to the spec: "sha256:..."})."""
+    fields = {
         "spec": name,
         "kind": kind,
         "backend": backend,
         "version": __version__,
         "seed": ctx.seed,
     }
+    if ctx.source is not None and ctx.source.inputs:
+        fields["inputs"] = dict(ctx.source.inputs)
+    return fields
 
 
 def without_timings(value: Any) -> Any:

@@ -29,6 +29,7 @@ from .. import __version__
 from ..core.context import RunContext
 from ..core.errors import UsageError
 from ..core.files import atomic_write
+from ..core.inputs import changed_file
 
 CHUNK_SECONDS = 0.5
 # how often a running job saves its checkpoint; tests that kill a run shorten it
@@ -364,13 +365,15 @@ def resize_chunk(
 
 def _checkpoint(ctx: RunContext, key: str | None) -> OutCheckpoint | None:
     """The output folder's checkpoint, under the kind's `key` joined with what every run
-    has: the spec's params (a kind's key may hold its document only), seed and shard."""
+    has: the spec's params (a kind's key may hold its document only), seed and shard, and
+    the digests of the files the spec names (none for most specs: their keys stay as they
+    were)."""
     if ctx.work_dir is None or key is None:
         return None
     params = ctx.source.params if ctx.source is not None else None
-    return OutCheckpoint(
-        Path(ctx.work_dir) / CHECKPOINT_NAME, checkpoint_key(key, params, ctx.seed, ctx.shard)
-    )
+    read = ctx.source.inputs if ctx.source is not None else {}
+    parts = (key, params, ctx.seed, ctx.shard, *([read] if read else []))
+    return OutCheckpoint(Path(ctx.work_dir) / CHECKPOINT_NAME, checkpoint_key(*parts), read)
 
 
 class Checkpoint(Protocol):
@@ -403,6 +406,7 @@ class OutCheckpoint:
 
     path: Path
     key: str
+    inputs: dict[str, str] = field(default_factory=dict)  # the files the key holds, by name
     parts: dict[str, list[tuple[str, int]]] = field(default_factory=dict)  # key -> (name, n)
 
     def load(self, ctx: RunContext) -> dict[str, Any] | None:
@@ -429,6 +433,12 @@ class OutCheckpoint:
                 f"{self.path} has checkpoint format {saved.get('format')!r}, this version "
                 f"reads {CHECKPOINT_FORMAT}; run with --fresh to start over"
             )
+        changed = changed_file(saved.get("inputs", {}), self.inputs)
+        if saved.get("key") != self.key and changed is not None:
+            raise UsageError(
+                f"{self.path} belongs to a run whose input file {changed} differs from the "
+                "one there now; run with --fresh to discard it, or use another --out"
+            )
         if saved.get("key") != self.key:
             raise UsageError(
                 f"{self.path} belongs to another spec, params, seed, shard or version; run "
@@ -439,6 +449,8 @@ class OutCheckpoint:
 
     def save(self, following: int, state: dict[str, Any]) -> None:
         record = {"format": CHECKPOINT_FORMAT, "key": self.key, "next": following}
+        if self.inputs:
+            record["inputs"] = self.inputs
         atomic_write(self.path, json.dumps({**record, "state": self._parted("", state)}))
 
     def finish(self, following: int, state: dict[str, Any]) -> None:

@@ -19,12 +19,13 @@ from typing import Any
 from ..core.context import RunOutput
 from ..core.errors import BuildError, UsageError
 from ..core.files import read_bounded
+from ..core.inputs import changed_file
 from ..core.result import TIMING_FIELDS
 from ..output.booklet import BOOKLET
 from ..output.gallery import PAGE
 from ..output.result import read_checked
 
-FIRST = ("spec", "kind", "backend", "version", "seed", "space_size", "objective", "top")
+FIRST = ("spec", "kind", "backend", "version", "seed", "inputs", "space_size", "objective", "top")
 ITEM_KINDS = ("wfc", "sudoku", "ppg", "tracery")
 ITEM_LISTS = ("best", "outputs", "puzzles")
 ITEM_SUMS = ("evaluated", "count", "attempts", "contradictions", "backtracks")
@@ -71,8 +72,15 @@ def _check(results: list[dict[str, Any]]) -> list[int]:
     first = results[0]
     for other in results[1:]:
         for key in sorted((set(first) | set(other)) - OWN, key=_first_named):
-            if other.get(key) != first.get(key):
-                raise UsageError(f"cannot merge: the results differ in '{key}'")
+            if other.get(key) == first.get(key):
+                continue
+            if key == "inputs":  # the same spec, run with other sample images, maps, ...
+                read = changed_file(first.get(key) or {}, other.get(key) or {})
+                raise UsageError(
+                    f"cannot merge: the results differ in 'inputs': the shards read "
+                    f"different versions of {read}"
+                )
+            raise UsageError(f"cannot merge: the results differ in '{key}'")
     if any("partial" in r for r in results):
         raise UsageError("cannot merge a partial result: finish that shard with --resume first")
     shards = [(r.get("shard") or {}).get("index", -1) for r in results]

@@ -290,6 +290,18 @@ def test_fresh_discards_a_checkpoint(tmp_path):
     assert "partial" not in _result(out)
 
 
+def test_a_spec_that_names_no_file_keeps_its_result_and_checkpoint_as_they_were(tmp_path):
+    """Only a spec that reads files beside it (a sample image, a map) gets `inputs`."""
+    out = tmp_path / "out"
+    assert _build("sudoku-4x4.epcg", out, "--time-limit", "1e-9") == 0
+    assert set(json.loads((out / driver.CHECKPOINT_NAME).read_text())) == {
+        "format", "key", "next", "state"
+    }  # fmt: skip
+    assert _build("sudoku-4x4.epcg", out, "--resume") == 0
+    assert _build("sudoku-4x4.epcg", tmp_path / "one") == 0
+    assert "inputs" not in _result(out) and _result(out) == _result(tmp_path / "one")
+
+
 def test_a_checkpoint_of_other_params_is_refused(tmp_path, capsys):
     """A kind's key held the spec's document, whose params are the defaults, not the values
     given: a resume with another --param took the checkpoint (witness, wfc, sudoku, ppg)."""
