@@ -19,14 +19,15 @@ import secrets
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..core import inputs
 from ..core.context import RunContext, SpecSource
 from ..core.errors import BuildError, UsageError
-from ..core.files import atomic_write
+from ..core.files import atomic_write, read_bounded
 from ..core.version import __version__
 from .driver import CHUNK_SECONDS, Job, resize_chunk
 
@@ -161,7 +162,8 @@ def _client(how: str, value: Any) -> Iterator[Any]:
 
 
 def _check_workers(client: Any, ctx: RunContext) -> None:
-    """Every worker has this version of the package; there is at least one."""
+    """There is at least one worker; every one has this version of the package and reads
+    the files the spec names as they were when it was loaded."""
     try:
         client.wait_for_workers(1, timeout=CONNECT_SECONDS)
     except TimeoutError:
@@ -180,10 +182,31 @@ def _check_workers(client: Any, ctx: RunContext) -> None:
                 f"Dask worker {address} has epcg-spec {answer}, this client {__version__}: "
                 "install the same version on every worker"
             )
+    read = ctx.source.inputs if ctx.source is not None else {}
+    if not read:
+        return
+    folder = str(Path(ctx.source.name).parent)
+    for address, answer in client.run(_worker_inputs, folder, sorted(read)).items():
+        changed = inputs.changed_file(read, answer)
+        if changed is not None:
+            raise UsageError(
+                f"Dask worker {address} reads another {changed} (beside {folder}) than this "
+                "client loaded, or none: give every worker the same files at the same path"
+            )
 
 
 def _worker_version() -> str:
     return __version__
+
+
+def _worker_inputs(folder: str, names: list[str]) -> dict[str, str]:
+    """The digests of the files `names` in `folder` as this worker reads them (a file it
+    cannot read left out), the spec's files, which it reads when it rebuilds a job."""
+    with inputs.recording() as reads:
+        for name in names:
+            with suppress(OSError):
+                read_bounded(Path(folder) / name)
+    return inputs.relative_to(reads, Path(folder))
 
 
 def shared_folder(client: Any, folder: Path, option: str) -> None:

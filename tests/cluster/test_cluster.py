@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -267,6 +269,25 @@ def test_a_worker_without_the_package_is_named(tmp_path):
         finally:
             worker.kill()
             worker.wait()
+
+
+def test_a_worker_that_reads_another_sample_image_is_one_line(client, tmp_path):
+    """The sample changed between load and build: the workers, which read it again, would
+    have learnt from another image than the one result.json names."""
+    (tmp_path / "wfc-samples/samples").mkdir(parents=True)
+    shutil.copy(SPECS / "wfc-maze.yaml", tmp_path)
+    sample = tmp_path / "wfc-samples/samples/maze.png"
+    shutil.copy(SPECS / "wfc-samples/samples/maze.png", sample)
+    spec = epcg_spec.load(tmp_path / "wfc-maze.yaml")
+    shutil.copy(SPECS / "wfc-samples/samples/ground.png", sample)
+    with pytest.raises(UsageError) as caught:
+        spec.build(tmp_path / "out", scheduler=client)
+    assert re.fullmatch(
+        rf"Dask worker \S+ reads another wfc-samples/samples/maze.png \(beside {tmp_path}\) "
+        "than this client loaded, or none: give every worker the same files at the same path",
+        str(caught.value),
+    )
+    assert not (tmp_path / "out").exists()
 
 
 HIDDEN_STORE_WORKER = (
