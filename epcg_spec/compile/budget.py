@@ -30,15 +30,21 @@ class Estimate:
     lower_bound: bool = False  # each figure is at least what the build takes
 
 
-def estimate_rows(estimate: Estimate) -> list[tuple[str, str]]:
-    """`explain`'s rows for an estimate, of what it can tell."""
+def estimate_rows(estimate: Estimate, notes: dict[str, str] | None = None) -> list[tuple[str, str]]:
+    """`explain`'s rows for an estimate, of what it can tell; `notes` (by label) say what a
+    figure counts."""
     how = "at least" if estimate.lower_bound else "about"
     figures = [
         ("estimated memory", estimate.memory, size_text),
         ("estimated disk", estimate.disk, size_text),
         ("estimated time", estimate.seconds, time_text),
     ]
-    return [(label, f"{how} {text(value)}") for label, value, text in figures if value is not None]
+    notes = notes or {}
+    return [
+        (label, f"{how} {text(value)}" + (f": {notes[label]}" if label in notes else ""))
+        for label, value, text in figures
+        if value is not None
+    ]
 
 
 def refuse_oversize(problem: object, ctx: object, folder: Path) -> None:
