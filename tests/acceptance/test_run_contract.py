@@ -72,7 +72,8 @@ HONOURED = {
         "sample": {"--rank", "-n", "--distinct"},
     },
     "witness-must-cross.yaml": {
-        "build": {"--shard", "--resume", "--fresh", "--time-limit", "--threads", "--scheduler"},
+        "build": {"--shard", "--resume", "--fresh", "--time-limit", "--threads", "--scheduler"}
+        | {"--force"},
         "count": {"--constrained", "--time-limit", "--threads", "--scheduler"},
         "sample": {"--rank", "-n", "--distinct"},
     },

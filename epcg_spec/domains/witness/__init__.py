@@ -20,6 +20,7 @@ class WitnessDomain:
     supports: ClassVar[dict[str, frozenset[str]]] = {
         "build": frozenset(
             {"--shard", "--resume", "--fresh", "--time-limit", "--threads", "--scheduler"}
+            | {"--force"}
         ),
         "count": frozenset({"--constrained", "--time-limit", "--threads", "--scheduler"}),
         "sample": frozenset({"--rank", "-n", "--distinct"}),

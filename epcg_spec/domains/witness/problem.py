@@ -7,12 +7,14 @@ import time
 from math import comb
 from typing import Any
 
+from ...compile.budget import Estimate
 from ...compile.flags import refuse_more_distinct
 from ...core.context import RunContext, RunOutput
 from ...core.errors import UsageError
 from ...core.result import base_result
 from ...core.rng import numpy_stream
 from ...spec.yaml_writer import dump_yaml
+from .estimate import explain_rows, layout_estimate
 from .joint import search_joint
 from .layouts import (
     LayoutJob,
@@ -95,7 +97,12 @@ class WitnessProblem:
                 )
             )
         rows.append(("keeps", f"the best {spec.top}"))
-        return rows
+        return rows + explain_rows(self._plan)
+
+    def estimate(self, ctx: RunContext) -> Estimate:
+        """Floors on a layout or joint search's time and memory (estimate.py); a single
+        panel's check has none."""
+        return Estimate() if self._plan is None else layout_estimate(self._plan, ctx)
 
     # ---- running ----
 
@@ -119,7 +126,8 @@ class WitnessProblem:
         """Run flags this spec's mode cannot honour, with the reason."""
         flags = ("--shard", "--resume", "--fresh", "--time-limit", "--threads", "--scheduler")
         if self.spec.mode == "solve" and command in ("build", "count"):
-            return dict.fromkeys(flags, "mode solve checks one panel in a single search")
+            why = "mode solve checks one panel in a single search"
+            return {**dict.fromkeys(flags, why), "--force": f"{why}: there is no estimate"}
         if self.spec.mode == "joint" and command == "build":
             why = "a joint search's first phase (collecting candidates) keeps no checkpoint"
             return {
