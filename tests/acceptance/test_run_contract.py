@@ -85,7 +85,7 @@ HONOURED = {
     },
     "fling-puzzle.epcg": {"build": set(), "count": None, "sample": None},
     "wfc-pipes.yaml": {"build": ITEMS | SEED | {"--force"}, "count": SEARCH_COUNT, "sample": None},
-    "sudoku-4x4.epcg": {"build": ITEMS | SEED, "count": SEARCH_COUNT, "sample": None},
+    "sudoku-4x4.epcg": {"build": ITEMS | SEED | {"--force"}, "count": SEARCH_COUNT, "sample": None},
     "sudoku-escargot.yaml": {"build": set(), "count": SEARCH_COUNT, "sample": None},
     "ppg-escape-room.yaml": {
         "build": ITEMS | SEED | {"--force"},

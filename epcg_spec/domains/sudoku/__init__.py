@@ -19,7 +19,7 @@ class SudokuDomain:
     formats = ()
     supports: ClassVar[dict[str, frozenset[str]]] = {
         "build": frozenset(
-            {"--seed", "--shard", "--resume", "--fresh", "--time-limit", "--scheduler"}
+            {"--seed", "--shard", "--resume", "--fresh", "--time-limit", "--scheduler", "--force"}
         ),
         "count": frozenset({"--limit", "--time-limit"}),
     }

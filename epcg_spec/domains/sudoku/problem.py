@@ -6,18 +6,27 @@ import time
 
 import numpy as np
 
+from ...compile.budget import Estimate, estimate_rows
 from ...core.context import RunContext, RunOutput
 from ...core.errors import BuildError
 from ...core.result import base_result
 from ...core.rng import item_seed, numpy_stream
+from ...core.sizes import counted
 from ...search import backtrack, driver
-from ...search.driver import checkpoint_key, count_bound
+from ...search.driver import checkpoint_key, count_bound, shard_units
 from ...search.items import Item, ItemJob
 from ...search.propagate import ALL_RULES, RULE_HI
 from . import bitmask, kernels
 from .model import GRADE_NAMES, GRADES, SudokuSpec, grid_rows, grid_text
 from .network import sudoku_network, symmetric_partner
 from .render import pictures
+
+# Puzzles a second at most, by box: the cheapest puzzles (one clue removed: generate.clues
+# 15, 80 and 255) were made 5,000-5,900, 2,500-3,500 and 800-900 a second, 300 of them in a
+# build (its seconds: files made, not written), on the shared 2-core machine; five times
+# that leaves room for a faster machine. Minimal 9 x 9 puzzles (sudoku-minimal.yaml's
+# generate, 300 of them): 1,300 a second.
+PUZZLES_PER_SECOND = {2: 25_000, 3: 17_500, 4: 4_500}
 
 
 class SudokuProblem:
@@ -57,7 +66,51 @@ class SudokuProblem:
                 ("difficulty", g.difficulty),
                 ("symmetric", "yes (half turn)" if g.symmetric else "no"),
             ]
+            rows += self._estimate_rows()
         return rows
+
+    def _estimate_rows(self) -> list[tuple[str, str]]:
+        spec = self.spec
+        side, rate = spec.side, PUZZLES_PER_SECOND[spec.box]
+        puzzles = counted(spec.generate.puzzles, "puzzle")
+        how = {
+            "estimated time": f"{puzzles} at most {rate:,} a second",
+            "estimated memory": "every puzzle's files, held until they are written",
+            "estimated disk": f"{self.bytes_per_puzzle():,} bytes a puzzle or more (its grid "
+            "and its solution as text and as SVG pictures)",
+        }
+        rows = estimate_rows(self.estimate(RunContext()), how)
+        grids = f"every complete {side} x {side} grid"
+        if spec.limit:
+            count = f"{grids}, up to the spec's limit of {spec.limit:,}; its time is not estimated"
+        else:
+            count = f"{grids}, with no bound but --limit or --time-limit: not estimated"
+        return [*rows, ("count", count)]
+
+    def estimate(self, ctx: RunContext) -> Estimate:
+        """Floors for generating puzzles: the fastest rate measured, and their files, all
+        held in memory until they are written; none for solving one given puzzle."""
+        if self.spec.puzzle is not None:
+            return Estimate()
+        lo, hi = shard_units(self.spec.generate.puzzles, ctx.shard)
+        files = float((hi - lo) * self.bytes_per_puzzle())
+        seconds = (hi - lo) / PUZZLES_PER_SECOND[self.spec.box]
+        return Estimate(memory=files, disk=files, seconds=seconds, lower_bound=True)
+
+    def bytes_per_puzzle(self) -> int:
+        """The fewest bytes of a puzzle's four files: those of a grid with no clue whose
+        solution is all ones, with the shortest caption (a puzzle's clues and given digits
+        only add to them)."""
+        box, cells = self.spec.box, self.spec.side**2
+        blank = np.full(cells, -1, dtype=np.int64)
+        record = {
+            "puzzle": grid_rows(blank, box),
+            "solution": grid_rows(np.zeros(cells, dtype=np.int64), box),
+            "clues": 0,
+            "grade": min(GRADE_NAMES.values(), key=len),
+        }
+        texts = [grid_text(blank, box)] * 2 + list(pictures(record, box).values())
+        return sum(len(text.encode()) for text in texts)
 
     def _board(self) -> bitmask.Board:
         if self._tables is None:
@@ -131,7 +184,11 @@ class SudokuProblem:
         if command == "build" and self.spec.puzzle is not None:
             why = "solving one given puzzle is a single unit of work"
             flags = ("--shard", "--resume", "--fresh", "--time-limit", "--scheduler")
-            return {**dict.fromkeys(flags, why), "--seed": f"{why}, with nothing drawn at random"}
+            return {
+                **dict.fromkeys(flags, why),
+                "--seed": f"{why}, with nothing drawn at random",
+                "--force": f"{why}: there is no estimate",
+            }
         return {}
 
     def _one_puzzle(self, board: bitmask.Board, seed: int) -> dict:
