@@ -98,11 +98,11 @@ HONOURED = {
         "sample": None,
     },
     "rooms-caves.yaml": {
-        "build": (ITEMS | SEED) - {"--shard", "--scheduler"},
+        "build": (ITEMS | SEED | {"--force"}) - {"--shard", "--scheduler"},
         "count": SEARCH_COUNT,
         "sample": None,
     },
-    "rooms-dungeon.epcg": {"build": SEED, "count": SEARCH_COUNT, "sample": None},
+    "rooms-dungeon.epcg": {"build": SEED | {"--force"}, "count": SEARCH_COUNT, "sample": None},
     "tracery-weather.epcg": {
         "build": ITEMS | SEED | {"--force"},
         "count": set(),

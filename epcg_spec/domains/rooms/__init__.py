@@ -19,7 +19,7 @@ class RoomsDomain:
     summary = "a tree of rooms placed on a grid map, each next to its parent (guess-and-test stack)"
     formats = ()
     supports: ClassVar[dict[str, frozenset[str]]] = {
-        "build": frozenset({"--seed", "--resume", "--fresh", "--time-limit"}),
+        "build": frozenset({"--seed", "--resume", "--fresh", "--time-limit", "--force"}),
         "count": frozenset({"--limit", "--time-limit"}),
     }
     options = OPTIONS["rooms"]

@@ -159,6 +159,16 @@ def resource_offsets(spec: RoomsSpec, w: int, h: int, side: int, walls: bool = T
     return np.concatenate(cells)
 
 
+def exclusive_bytes(spec: RoomsSpec, places: Placements) -> int:
+    """Bytes of the cells every placement uses (8 each), as build_network lists them."""
+    groups = np.bincount(places.shape * 5 + places.side, minlength=len(places.shapes) * 5)
+    return sum(
+        8 * int(groups[s * 5 + side]) * len(resource_offsets(spec, w, h, side))
+        for s, (w, h) in enumerate(places.shapes)
+        for side in range(5)
+    )
+
+
 def build_network(spec: RoomsSpec, places: Placements) -> Model:
     """One variable per room; parent-next-to-child relations; exclusive use of cells."""
     n = len(spec.rooms)

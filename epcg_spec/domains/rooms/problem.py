@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from ...compile.budget import Estimate, estimate_rows
 from ...core.context import RunContext, RunOutput
 from ...core.errors import BuildError, UsageError
 from ...core.result import base_result
@@ -16,7 +17,7 @@ from ...search import backtrack, driver
 from ...search.driver import checkpoint_key, count_bound
 from ...search.propagate import Model
 from .model import ORDERS, RoomsSpec
-from .network import Placements, allowed_values, build_network, placements
+from .network import Placements, allowed_values, build_network, exclusive_bytes, placements
 from .render import MapFrame, Placed, ascii_map, legend, png_map, svg_map
 
 
@@ -66,7 +67,37 @@ class RoomsProblem:
             ("placements", f"{count_text(self.space_size())} combinations before any test"),
             ("order", f"{spec.search.order} (which room is guessed next)"),
             ("back end", strategy),
+            *estimate_rows(
+                self.estimate(RunContext()),
+                {
+                    "estimated memory": "the cells each placement uses (to keep rooms apart), "
+                    "and the map's files",
+                    "estimated disk": "map.txt and map.svg (map.png, compressed, is not counted)",
+                },
+            ),
+            (
+                "estimated time",
+                "not estimated: how many guesses and undos place every room is known only by "
+                "searching",
+            ),
         ]
+
+    def estimate(self, ctx: RunContext) -> Estimate:
+        """Floors: the map's text and SVG files (the PNG, compressed, is not counted) and,
+        in memory too, the cells each placement uses; no time (see explain)."""
+        files = float(self.bytes_of_map())
+        spec = self.spec
+        uses = exclusive_bytes(spec, placements(spec)) if len(spec.rooms) > 1 else 0
+        return Estimate(memory=files + uses, disk=files, lower_bound=True)
+
+    def bytes_of_map(self) -> int:
+        """The fewest bytes of map.txt and map.svg: the map with no room drawn (a room only
+        adds walls, doors and labels), and each room's line of the legend at (0, 0)."""
+        spec = self.spec
+        frame = MapFrame(spec.width, spec.height, spec.blocked)
+        rooms = [Placed(r.name, 0, 0, r.width, r.height, r.parent, ()) for r in spec.rooms]
+        texts = [ascii_map([], frame), "\n".join(legend(rooms)) + "\n", svg_map([], frame)]
+        return sum(len(text.encode()) for text in texts)
 
     # ---- build ----
 
