@@ -21,12 +21,10 @@ from .model import GRADE_NAMES, GRADES, SudokuSpec, grid_rows, grid_text
 from .network import sudoku_network, symmetric_partner
 from .render import pictures
 
-# Puzzles a second at most, by box: the cheapest puzzles (one clue removed: generate.clues
-# 15, 80 and 255) were made 5,000-5,900, 2,500-3,500 and 800-900 a second, 300 of them in a
-# build (its seconds: files made, not written), on the shared 2-core machine; five times
-# that leaves room for a faster machine. Minimal 9 x 9 puzzles (sudoku-minimal.yaml's
-# generate, 300 of them): 1,300 a second.
-PUZZLES_PER_SECOND = {2: 25_000, 3: 17_500, 4: 4_500}
+# Puzzles a second at most, by box: a few times the cheapest puzzles (one clue removed) made
+# with their files on the shared 2-core machine by benchmarks/bench_estimates.py, 5,500-11,900,
+# 3,100-4,900 and 1,400 a second (docs/benchmarks.md, "Estimate rates").
+PUZZLES_PER_SECOND = {2: 50_000, 3: 25_000, 4: 7_000}
 
 
 class SudokuProblem:

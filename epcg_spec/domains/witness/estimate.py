@@ -16,13 +16,12 @@ from .layouts import LayoutPlan, only_crossings
 from .lines import MAX_LINES, cached_count, count_lines
 from .model import FAMILY, LOCAL_FAMILY, SLOT_KINDS, WitnessSpec
 
-# The fastest rates of the layout kernels, per thread, on the shared 2-core machine (one
-# thread, the kernel alone, best of 5). Layouts: witness-pieces-3x3.yaml (1,161,216 layouts,
-# 184 candidate lines) 1.6e8 a second. Words of the candidate lines' bit sets, which every
-# layout of a must-cross search (and every block of the others) reads whole:
-# witness-must-cross.yaml on 4x4 and 5x5 panels (133 and 19,732 words) 1.1e9 and 3.3e9 a
-# second. Each bound is a few times those, for a faster machine.
-LAYOUTS_PER_SECOND_PER_THREAD = 2.0e8
+# The fastest rates of the layout kernels, per thread, a few times those measured on the
+# shared 2-core machine by benchmarks/bench_estimates.py (docs/benchmarks.md, "Estimate
+# rates"): layouts of witness-pieces-3x3.yaml 1.2-1.6e8 a second; words of the candidate
+# lines' bit sets, which every layout of a must-cross search (and every block of the others)
+# reads whole, on 4x4 and 5x5 panels 0.9-1.5e9 and 2.6-3.3e9 a second.
+LAYOUTS_PER_SECOND_PER_THREAD = 5.0e8
 WORDS_PER_SECOND_PER_THREAD = 1.0e10
 
 

@@ -34,7 +34,7 @@ def test_explain_states_the_floors_of_five_minimal_puzzles():
         "at least 35.9 KiB: 7,356 bytes a puzzle or more (its grid and its solution as text "
         "and as SVG pictures)"
     )
-    assert rows["estimated time"] == "at least 0 s: 5 puzzles at most 17,500 a second"
+    assert rows["estimated time"] == "at least 0 s: 5 puzzles at most 25,000 a second"
     assert rows["count"] == (
         "every complete 9 x 9 grid, with no bound but --limit or --time-limit: not estimated"
     )

@@ -55,7 +55,7 @@ def test_explain_states_the_layouts_and_floors_of_the_pieces_spec():
     # C(9, 3) x 24^3 layouts: 84 blocks of 24^3, each reading the 3 words of the bit set of
     # the 184 candidate lines
     assert rows["estimated time"] == (
-        "at least 0 s: 1,161,216 layouts, 252 words of line bit sets read: at most 200 million "
+        "at least 0 s: 1,161,216 layouts, 252 words of line bit sets read: at most 500 million "
         f"layouts or 10 billion words a second on each of {THREADS} thread"
         + ("s" if THREADS > 1 else "")
     )
