@@ -45,11 +45,16 @@ _pool: ThreadPoolExecutor | None = None  # the helper threads, kept between call
 _pool_size = 0
 
 
+def threads_for(threads: int | None) -> int:
+    """The threads a run asking for `threads` (--threads; None: all) gets."""
+    most = numba.config.NUMBA_NUM_THREADS
+    return min(threads or most, most)
+
+
 def use_threads(threads: int | None) -> None:
     """Run the block loops on `threads` threads (--threads), or on all of numba's when none
     is asked: a run never inherits the count an earlier run in the process chose."""
-    most = numba.config.NUMBA_NUM_THREADS
-    numba.set_num_threads(min(threads or most, most))
+    numba.set_num_threads(threads_for(threads))
 
 
 def each_run(run: Callable[[int, int], None], count: int) -> None:

@@ -6,11 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import comb
 
-import numba
-
 from ...compile.budget import Estimate, bounded, estimate_rows
 from ...core.context import RunContext
 from ...core.sizes import count_text, counted
+from ...search.blocks import threads_for
 from ...search.driver import shard_units
 from .layouts import LayoutPlan, only_crossings
 from .lines import MAX_LINES, cached_count, count_lines
@@ -45,8 +44,7 @@ def layout_count(plan: LayoutPlan, ctx: RunContext) -> LayoutCount:
     free = max(0, free_blocks(spec) - (plan.blocks - (hi - lo)))
     crossing = spec.joint is None and only_crossings(spec)
     words = line_words(spec) * (free * plan.per_block if crossing else free)
-    most = numba.config.NUMBA_NUM_THREADS
-    threads = max(1, min(ctx.threads or most, most, hi - lo))
+    threads = max(1, min(threads_for(ctx.threads), hi - lo))
     return LayoutCount((hi - lo) * plan.per_block, free * plan.per_block, words, threads)
 
 
