@@ -12,7 +12,7 @@ from ...core.sizes import count_text, counted
 from ...search.blocks import threads_for
 from ...search.driver import shard_units
 from .layouts import LayoutPlan, only_crossings
-from .lines import MAX_LINES, cached_count, count_lines
+from .lines import MAX_LINES, line_count
 from .model import FAMILY, LOCAL_FAMILY, SLOT_KINDS, WitnessSpec
 
 # The fastest rates of the layout kernels, per thread, a few times those measured on the
@@ -54,8 +54,7 @@ def line_words(spec: WitnessSpec) -> int:
     else 0 (unknown before a run)."""
     if any(FAMILY[s.kind] == LOCAL_FAMILY for s in spec.panel.symbols):
         return 0
-    lines = cached_count(spec.grid)
-    lines = count_lines(spec.grid) if lines is None else lines
+    lines = line_count(spec.grid)
     return 0 if lines > MAX_LINES else (lines + 63) // 64
 
 

@@ -129,6 +129,12 @@ def cached_count(grid: Grid) -> int | None:
     return None if record is None else record["count"]
 
 
+def line_count(grid: Grid) -> int:
+    """The number of candidate lines, from the cache or counted (MAX_LINES + 1: more)."""
+    known = cached_count(grid)
+    return known if known is not None else count_lines(grid)
+
+
 def enumerate_lines(grid: Grid) -> np.ndarray:
     """Every candidate line as a row of slot bits (uint64[n, words]), from the disk cache
     when it is there and sound; a panel with more than MAX_LINES lines is refused."""

@@ -25,7 +25,15 @@ from .layouts import (
     layout_plan,
     run_layouts,
 )
-from .lines import LineSet, cached_count, count_lines, enumerate_lines, line_path, line_set
+from .lines import (
+    MAX_LINES,
+    LineSet,
+    cached_count,
+    enumerate_lines,
+    line_count,
+    line_path,
+    line_set,
+)
 from .model import Panel, WitnessSpec
 from .render import panel_svg, panels_svg
 from .rules import solve
@@ -49,18 +57,19 @@ class WitnessProblem:
     def space_size(self) -> int | None:
         if self._plan is not None:
             return self._plan.space.max_rank
-        known = cached_count(self.spec.grid)
-        return known if known is not None else count_lines(self.spec.grid)
+        return line_count(self.spec.grid)
 
     def explain(self) -> list[tuple[str, str]]:
         spec, grid = self.spec, self.spec.grid
-        known = cached_count(grid)
+        cached, lines = cached_count(grid) is not None, line_count(grid)
         rows = [
             ("spec", f"{spec.name} (kind: witness)"),
             ("panel", f"{grid.width}x{grid.height} cells, line from {grid.start} to {grid.goal}"),
             (
                 "candidate lines",
-                f"{known:,} (cached)" if known is not None else "enumerated on the first build",
+                f"more than {MAX_LINES:,}: too many to search"
+                if lines > MAX_LINES
+                else f"{lines:,} ({'cached' if cached else 'counted; listed on the first build'})",
             ),
             ("symbols", _symbol_summary(spec.panel) or "none"),
             (

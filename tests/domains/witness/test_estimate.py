@@ -150,3 +150,14 @@ def test_a_layout_search_past_a_day_is_refused_and_force_is_taken(
     assert main([*argv, "--force"]) == 0
     assert (out / "result.json").exists()
     capsys.readouterr()
+
+
+def test_explain_counts_the_candidate_lines_before_they_are_cached(tmp_path, monkeypatch):
+    """explain said 'enumerated on the first build' while its estimate had counted them."""
+    monkeypatch.setenv("EPCG_CACHE_DIR", str(tmp_path / "cache"))
+    spec = _spec(tmp_path, "kind: witness\nname: w\npanel:\n  size: [2, 2]\n")
+    assert dict(epcg_spec.load(spec).explain())["candidate lines"] == (
+        "12 (counted; listed on the first build)"
+    )
+    assert main(["build", spec, "--out", str(tmp_path / "out"), "-q"]) == 0
+    assert dict(epcg_spec.load(spec).explain())["candidate lines"] == "12 (cached)"
