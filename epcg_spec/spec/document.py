@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,6 +81,24 @@ class Document:
             except (KeyError, IndexError, TypeError):
                 return default
         return node
+
+
+def line_col(text: str, offset: int) -> tuple[int, int]:
+    """The line and column (from 1) of character `offset` of `text`."""
+    start = text.rfind("\n", 0, offset) + 1
+    return text.count("\n", 0, start) + 1, offset - start + 1
+
+
+class LineIndex:
+    """`line_col` for many offsets of one text: its line starts found once, then searched
+    (counting from the start for each of a file's nodes took time quadratic in its size)."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0, *(m.end() for m in re.finditer("\n", text))]
+
+    def __call__(self, offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self.starts, offset)
+        return line, offset - self.starts[line - 1] + 1
 
 
 def describe_path(path: Path) -> str:

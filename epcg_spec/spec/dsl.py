@@ -8,7 +8,7 @@ from typing import Any
 from lark import Token, Tree
 
 from ..core.errors import Diagnostic, Pos, SpecError
-from .document import Document, Path
+from .document import Document, Path, line_col
 from .grammar import KEYWORDS, SyntaxProblem, decode_string, parse
 
 _SCALAR_RULES = {"int_", "float_", "string", "true", "false", "null", "name"}
@@ -22,16 +22,11 @@ def load_dsl(text: str, source: str) -> Document:
         tree = parse(text, "document")
         doc.data = _mapping(tree.children, (), doc, text, problems)
     except SyntaxProblem as exc:
-        line, col = _line_col(text, exc.offset)
+        line, col = line_col(text, exc.offset)
         raise SpecError(Diagnostic(Pos(source, line, col), exc.message)) from None
     if problems:
         raise SpecError(problems)
     return doc
-
-
-def _line_col(text: str, offset: int) -> tuple[int, int]:
-    line = text.count("\n", 0, offset) + 1
-    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
 def _mapping(entries, path: Path, doc: Document, text: str, problems) -> dict:
@@ -110,7 +105,7 @@ def _scalar(node: Tree | Token):
 
 
 def _anchors(text: str, start: int, expression: str) -> list[tuple[int, int, int]]:
-    line, col = _line_col(text, start)
+    line, col = line_col(text, start)
     anchors = [(0, line, col)]
     for i, char in enumerate(expression):
         if char == "\n":

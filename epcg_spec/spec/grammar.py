@@ -11,6 +11,8 @@ from importlib import resources
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from .document import line_col
+
 MAX_NESTING = 64
 """Most brackets that may be open at once in a DSL file or an expression."""
 MAX_TREE_DEPTH = 200
@@ -138,8 +140,7 @@ def _describe(exc: UnexpectedInput, text: str) -> tuple[int, str]:
         return offset, f"unexpected {token.value!r}; expected ':' after the key"
     opened = _unclosed_bracket(text[:offset])
     if opened is not None and expected & {"RPAR", "RSQB", "RBRACE"}:
-        line = text.count("\n", 0, opened) + 1
-        col = opened - (text.rfind("\n", 0, opened) + 1) + 1
+        line, col = line_col(text, opened)
         return (
             offset,
             f"unexpected {_show(token)}; the '{text[opened]}' at {line}:{col} is not closed",

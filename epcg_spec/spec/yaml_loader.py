@@ -12,7 +12,7 @@ from yaml.constructor import SafeConstructor
 from yaml.resolver import Resolver
 
 from ..core.errors import Diagnostic, Pos, SpecError
-from .document import Document, Path
+from .document import Document, Path, line_col
 from .grammar import MAX_NESTING
 
 try:
@@ -146,8 +146,7 @@ def load_yaml(text: str, source: str) -> Document:
 
 
 def _control_character(text: str, offset: int, source: str) -> Diagnostic:
-    line = text.count("\n", 0, offset) + 1
-    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    line, col = line_col(text, offset)
     code = ord(text[offset])
     name = _CHAR_NAMES.get(code, "control character" if code < 0xA0 else "non-character")
     return Diagnostic(

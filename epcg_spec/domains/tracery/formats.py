@@ -17,11 +17,11 @@ from typing import Any
 from ...compile.protocols import Format
 from ...core.errors import Diagnostic, Pos, SpecError
 from ...core.files import slug
-from ...spec.document import Document
+from ...spec.document import Document, LineIndex
 from ...spec.grammar import MAX_NESTING
 
 _NUMBER = re.compile(r"-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?")
-_WHITESPACE = " \t\n\r"
+_WHITESPACE = re.compile("[ \t\n\r]*")
 
 
 class _Reader:
@@ -33,17 +33,13 @@ class _Reader:
         self.key_positions: dict[tuple, tuple[int, int]] = {}
         self.anchors: dict[tuple, list[tuple[int, int, int]]] = {}
         self.depth = 0
-
-    def where(self, offset: int) -> tuple[int, int]:
-        line = self.text.count("\n", 0, offset) + 1
-        return line, offset - (self.text.rfind("\n", 0, offset) + 1) + 1
+        self.where = LineIndex(text)
 
     def fail(self, message: str) -> SpecError:
         return SpecError(Diagnostic(Pos(self.source, *self.where(self.at)), message))
 
     def skip(self) -> None:
-        while self.at < len(self.text) and self.text[self.at] in _WHITESPACE:
-            self.at += 1
+        self.at = _WHITESPACE.match(self.text, self.at).end()
 
     def value(self, path: tuple) -> Any:
         self.skip()
