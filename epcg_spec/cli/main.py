@@ -158,12 +158,20 @@ def _load(spec: str, params: tuple[str, ...], options: dict[str, Any]) -> api.Sp
     return api.load(spec, list(params), options)
 
 
-def _emit(result: api.Result | RunOutput, as_json: bool) -> None:
+SUMMARY_LINES = 25  # a build's summary beyond this (a line per puzzle, say) is cut short
+
+
+def _emit(result: api.Result | RunOutput, as_json: bool, folder: Path | None = None) -> None:
+    """result.json (--json), or the summary: for a build into `folder`, its first lines."""
     if as_json:
         click.echo(dumps(result.data if isinstance(result, api.Result) else result.result))
-    else:
-        for line in result.summary:
-            click.echo(line)
+        return
+    lines = result.summary
+    if folder is not None and len(lines) > SUMMARY_LINES:
+        more = len(lines) - (SUMMARY_LINES - 1)
+        lines = [*lines[: SUMMARY_LINES - 1], f"... {more:,} lines more: see {folder}/result.json"]
+    for line in lines:
+        click.echo(line)
 
 
 def _stopped(result: api.Result, where: str) -> None:
@@ -248,7 +256,7 @@ def build(
         argv = click.get_current_context().obj["argv"]
         continuing = f"continue with: {resume_command(argv)}"
         raise Interrupted(f"the run is kept in {folder}; {continuing}") from None
-    _emit(result, as_json)
+    _emit(result, as_json, folder)
     if not as_json:
         click.echo(f"  wrote {len(result.written)} files to {folder}")
         click.echo(f"gallery: {result.written[-1]}")
@@ -396,7 +404,7 @@ def merge(results, out, as_json):
     with held(Path(out)):
         write_outputs(Path(out), output, StderrProgress())
         write_gallery(Path(out), checked=False)  # the page a build writes beside them
-    _emit(output, as_json)
+    _emit(output, as_json, Path(out))
     return OK
 
 

@@ -208,3 +208,16 @@ def test_a_json_spec_is_told_which_json_is_read(tmp_path, capsys):
         f"usage error: {spec}: not a spec file: a .json file is read as tracery-json only, "
         "and this is not one; write a spec (with 'kind') as .yaml or .epcg"
     ]
+
+
+def test_a_build_summary_of_a_line_per_puzzle_is_cut_short(tmp_path, capsys):
+    spec = tmp_path / "many.yaml"
+    spec.write_text(
+        (SPECS / "sudoku-minimal.yaml").read_text().replace("puzzles: 5", "puzzles: 40")
+    )
+    assert main(["build", str(spec), "--out", str(tmp_path / "out"), "-q"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("puzzle 0: ") and lines[23].startswith("puzzle 23: ")
+    assert lines[24] == f"... 16 lines more: see {tmp_path / 'out'}/result.json"
+    assert lines[25] == f"  wrote 162 files to {tmp_path / 'out'}"
+    assert len(json.loads((tmp_path / "out" / "result.json").read_text())["puzzles"]) == 40
