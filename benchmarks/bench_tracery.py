@@ -29,9 +29,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from epcg_spec.core.rng import SplitMix64  # noqa: E402
 from epcg_spec.domains.tracery.compile import Rule  # noqa: E402
 from epcg_spec.domains.tracery.expansion import BLOCK, Expansion  # noqa: E402
-from epcg_spec.search.splitmix import SplitMix64  # noqa: E402
 
 GRAMMAR = ROOT / "tests/domains/tracery/data/test-page-grammar.json"
 ORIGIN = "#origin#"

@@ -4,9 +4,10 @@ One family, SplitMix64, serves kernels and Python alike:
 
 - `stream_state(seed, i)`: the 64-bit start of stream i of a run seeded `seed`, a fixed
   function of both (attempt i of a search, text i of a grammar, the element of a tree).
-- its draws are numba kernels, callable from kernels and from Python, so they live with the
-  other kernels: search/splitmix.py (`mix64`, `next_unit`, and `SplitMix64`, the same stream
-  as a Python object). This module imports no numba: validating a spec needs none.
+- `SplitMix64`: its draws from Python (a grammar's choices, a tree's elements), in Python
+  integers; the kernels' own draws, the same stream, are in search/splitmix.py (`mix64`,
+  `next_unit`). This module imports no numba: validating a spec needs none, and a draw from
+  Python is quicker without a call into a kernel.
 
 Two other generators stay, because tests and documented examples pin the content they make
 (the same spec and seed must give the same bytes): `mersenne` (Python's Mersenne Twister,
@@ -47,3 +48,34 @@ def mersenne(seed: int, stream: int) -> random.Random:
 def numpy_stream(seed: int) -> np.random.Generator:
     """numpy's default generator (PCG64) seeded `seed`."""
     return np.random.default_rng(seed)
+
+
+def mix64(x: int) -> int:
+    """SplitMix64's finaliser on a Python int (search/splitmix.py's kernel, the same)."""
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
+    return x ^ (x >> 31)
+
+
+class SplitMix64:
+    """Stream `stream` of a run seeded `seed`, drawn from Python: the same on every machine."""
+
+    def __init__(self, seed: int, stream: int = 0) -> None:
+        self.state = stream_state(seed, stream)
+
+    def next64(self) -> int:
+        self.state = (self.state + GOLDEN) & MASK64
+        return mix64(self.state)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n), exact for any n (rejection sampling)."""
+        if n <= 0:
+            raise ValueError("below(n) needs n > 0")
+        bits = (n - 1).bit_length() or 1
+        while True:
+            value = 0
+            for _ in range(-(-bits // 64)):
+                value = value << 64 | self.next64()
+            value >>= -bits % 64
+            if value < n:
+                return value

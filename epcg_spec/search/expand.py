@@ -23,14 +23,11 @@ from bisect import bisect_right
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from ..core.errors import BuildError
-from ..core.rng import mersenne
+from ..core.rng import SplitMix64, mersenne
 from ..core.sizes import count_text
-
-if TYPE_CHECKING:
-    from .splitmix import SplitMix64
 
 EMIT, EFFECT, PICK, CAPTURE, WRAP, SEQ = range(6)
 KIND_NAMES = ("emit", "effect", "pick", "capture", "wrap", "seq")

@@ -2,8 +2,8 @@
 
 import pytest
 
+from epcg_spec.core.rng import SplitMix64
 from epcg_spec.search.expand import Engine, Program
-from epcg_spec.search.splitmix import SplitMix64
 
 
 class Counter:

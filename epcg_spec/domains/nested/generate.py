@@ -15,7 +15,7 @@ from functools import cached_property
 from typing import Any
 
 from ...core.errors import UsageError
-from ...search.splitmix import SplitMix64
+from ...core.rng import SplitMix64
 from ..tracery.expansion import Expansion
 from .model import ChildRule, NestedSpec
 

@@ -8,8 +8,8 @@ from functools import cached_property
 
 import numpy as np
 
+from ...core.rng import SplitMix64
 from ...search.expand import Derivation, Engine, Sampler
-from ...search.splitmix import SplitMix64
 from .compile import Compiler, Rule
 from .parse import unescape
 from .semantics import TracerySemantics

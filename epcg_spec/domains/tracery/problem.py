@@ -12,11 +12,11 @@ from ...compile.flags import refuse_more_distinct
 from ...core.context import RunContext, RunOutput
 from ...core.errors import BuildError, UsageError
 from ...core.result import base_result
+from ...core.rng import SplitMix64
 from ...core.sizes import count_text, counted
 from ...search import driver
 from ...search.driver import checkpoint_key, shard_units
 from ...search.items import Item, ItemJob
-from ...search.splitmix import SplitMix64
 from .expansion import Expansion
 from .model import MAX_DEPTH, TracerySpec
 

@@ -10,11 +10,11 @@ import random
 import numpy as np
 from numba import njit
 
+from epcg_spec.core.rng import SplitMix64
 from epcg_spec.domains.tracery import walks
 from epcg_spec.domains.tracery.compile import Rule
 from epcg_spec.domains.tracery.expansion import COMPILED_FROM, Expansion
 from epcg_spec.domains.tracery.kernels import N, _mt_below, _mt_seed
-from epcg_spec.search.splitmix import SplitMix64
 
 
 def _grammar(symbols: dict[str, tuple[str, ...]], **options) -> Expansion:

@@ -20,9 +20,9 @@ import numpy as np
 import pytest
 
 from epcg_spec.api import load
+from epcg_spec.core.rng import SplitMix64
 from epcg_spec.domains.tracery.compile import Rule
 from epcg_spec.domains.tracery.expansion import Expansion
-from epcg_spec.search.splitmix import SplitMix64
 
 ROOT = Path(__file__).parents[3]
 DATA = Path(__file__).parent / "data"

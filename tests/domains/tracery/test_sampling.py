@@ -2,9 +2,9 @@
 
 from collections import Counter
 
+from epcg_spec.core.rng import SplitMix64
 from epcg_spec.domains.tracery.compile import Rule
 from epcg_spec.domains.tracery.expansion import Expansion
-from epcg_spec.search.splitmix import SplitMix64
 
 # 25 derivations whose choices are far from evenly spread: a choice-by-choice
 # sampler would give the 'solo' branch half of all samples instead of 1/25.

@@ -3,9 +3,10 @@ the numbers every kind's pinned content was made from."""
 
 import numpy as np
 
-from epcg_spec.core.rng import item_seed, mersenne, numpy_stream, stream_state
+from epcg_spec.core import rng
+from epcg_spec.core.rng import SplitMix64, item_seed, mersenne, numpy_stream, stream_state
 from epcg_spec.search.backtrack import attempt_seed
-from epcg_spec.search.splitmix import SplitMix64, mix64, next_unit
+from epcg_spec.search.splitmix import mix64, next_unit
 
 
 def test_splitmix64_matches_the_published_sequence():
@@ -26,6 +27,12 @@ def test_kernel_stream_is_the_python_stream():
     for _ in range(100):
         assert next_unit(state) == (python.next64() >> 11) * 2.0**-53
     assert int(state[0]) == python.state
+
+
+def test_the_python_finaliser_is_the_kernel():
+    values = np.random.default_rng(3).integers(0, 2**64, 1000, dtype=np.uint64)
+    for x in [0, 1, 2**64 - 1, *values.tolist()]:
+        assert rng.mix64(x) == int(mix64(np.uint64(x)))
 
 
 def test_derivations_give_the_numbers_content_was_pinned_with():
