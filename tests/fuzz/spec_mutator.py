@@ -18,7 +18,8 @@ import re
 import resource
 import shutil
 import time
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -282,3 +283,24 @@ def run_fuzz(seed: int, count: int, folder: Path, time_limit: float = 5.0) -> Fi
             else:
                 shutil.rmtree(child)
     return figures
+
+
+def exits_of_mutated_inputs(
+    folder: Path, time_limit: float, count: int, mutant: Callable[[int], tuple[str, str, str]]
+) -> tuple[Counter, list[str]]:
+    """Validate `count` specs whose input files are mutated: mutant(i) writes the files and
+    gives (what it changed, the spec's file name, its text). The exit codes counted, and a
+    line for each outcome that was not exit 0 or 1 with located lines."""
+    runner = Runner(folder, time_limit)
+    exits: Counter = Counter()
+    failures = []
+    try:
+        for i in range(count):
+            label, name, text = mutant(i)
+            outcome, _ = runner.run(Path(name), text)
+            exits[outcome.code] += 1
+            if not outcome.ok:
+                failures.append(f"--- {label}: exit {outcome.code}: {outcome.output[:300]}")
+    finally:
+        runner.close()
+    return exits, failures

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import random
 import shutil
-from collections import Counter
 from pathlib import Path
 
-from .spec_mutator import Runner, mutate_once
+from .spec_mutator import exits_of_mutated_inputs, mutate_once
 
 TILED = Path(__file__).resolve().parents[1] / "domains" / "wfc" / "data" / "tool-made" / "tiled"
 SEED = 7
@@ -21,27 +20,20 @@ SPEC = "kind: wfc\nname: map-fuzz\nmodel: tiled\nexample: maps/{map}\nsize: 4\n"
 
 def test_mutated_tiled_maps_exit_0_or_1_with_located_lines(tmp_path):
     maps = tmp_path / "maps"
-    shutil.copytree(TILED, maps)
     files = sorted(p.name for p in TILED.iterdir() if p.suffix in (".tmx", ".tsx"))
     rng = random.Random(SEED)
-    runner = Runner(tmp_path, TIME_LIMIT_S)
-    failures, exits = [], Counter()
-    try:
-        for i in range(COUNT):
-            name = files[i % len(files)]
-            text = (TILED / name).read_text()
-            for _ in range(rng.choice((1, 1, 2, 3))):
-                text = mutate_once(text, ".tmx", rng)
-            (maps / name).write_text(text)
-            example = name if name.endswith(".tmx") else "square-csv.tmx"  # it uses the .tsx
-            outcome, _ = runner.run(Path("map-fuzz.yaml"), SPEC.format(map=example))
-            exits[outcome.code] += 1
-            if not outcome.ok:
-                failures.append(f"--- {name}: exit {outcome.code}: {outcome.output[:300]}\n"
-                                f"{text[:600]!r}")  # fmt: skip
-            shutil.copy(TILED / name, maps / name)
-    finally:
-        runner.close()
+
+    def mutant(i: int) -> tuple[str, str, str]:
+        shutil.copytree(TILED, maps, dirs_exist_ok=True)  # the last mutant's file mended
+        name = files[i % len(files)]
+        text = (TILED / name).read_text()
+        for _ in range(rng.choice((1, 1, 2, 3))):
+            text = mutate_once(text, ".tmx", rng)
+        (maps / name).write_text(text)
+        example = name if name.endswith(".tmx") else "square-csv.tmx"  # it uses the .tsx
+        return f"{name}\n{text[:600]!r}", "map-fuzz.yaml", SPEC.format(map=example)
+
+    exits, failures = exits_of_mutated_inputs(tmp_path, TIME_LIMIT_S, COUNT, mutant)
     assert not failures, "\n".join(failures[:5])
     assert set(exits) <= {0, 1} and exits[0] > 0  # some mutants still read (a digit changed)
     assert exits[1] > COUNT // 3  # the mutations do break maps

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import random
 import struct
-from collections import Counter
 from pathlib import Path
 
-from .spec_mutator import Runner
+from .spec_mutator import exits_of_mutated_inputs
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = [
@@ -55,21 +54,16 @@ def _mutate(data: bytes, rng: random.Random) -> bytes:
 def test_mutated_vox_samples_exit_0_or_1_with_located_lines(tmp_path):
     (tmp_path / "vox").mkdir()
     rng = random.Random(SEED)
-    runner = Runner(tmp_path, TIME_LIMIT_S)
-    failures, exits = [], Counter()
-    try:
-        for i in range(COUNT):
-            source = FILES[i % len(FILES)]
-            data = source.read_bytes()
-            for _ in range(rng.choice((1, 1, 2))):
-                data = _mutate(data, rng)
-            (tmp_path / "vox" / source.name).write_bytes(data)
-            outcome, _ = runner.run(Path("vox-fuzz.yaml"), SPEC.format(name=source.name))
-            exits[outcome.code] += 1
-            if not outcome.ok:
-                failures.append(f"--- {source.name}: exit {outcome.code}: {outcome.output[:300]}")
-    finally:
-        runner.close()
+
+    def mutant(i: int) -> tuple[str, str, str]:
+        source = FILES[i % len(FILES)]
+        data = source.read_bytes()
+        for _ in range(rng.choice((1, 1, 2))):
+            data = _mutate(data, rng)
+        (tmp_path / "vox" / source.name).write_bytes(data)
+        return source.name, "vox-fuzz.yaml", SPEC.format(name=source.name)
+
+    exits, failures = exits_of_mutated_inputs(tmp_path, TIME_LIMIT_S, COUNT, mutant)
     assert not failures, "\n".join(failures[:5])
     assert set(exits) <= {0, 1} and exits[0] > 0  # some mutants still read (a colour changed)
     assert exits[1] > COUNT // 4  # the mutations do break files
