@@ -211,7 +211,7 @@ def _condition(doc, path, item, default_name, symbols, analyzer, want, problems)
         if found:
             problems.extend(expression_problem(doc, text_path, p) for p in found)
             return None
-        analyzer.value(expr, {}, Reads())
+        analyzer.fresh().value(expr, {}, Reads())
     except (SyntaxProblem, ExprProblem) as problem:
         problems.append(expression_problem(doc, text_path, problem))
         return None
@@ -304,16 +304,12 @@ def _split_for_pruning(spec: SpaceSpec) -> None:
                 f"no: a Python function, checked at depth {length}"
             )
             continue
-        before = _term_rows(terms, distincts)
+        analyzer = spec.analyzer.fresh()
         try:
-            spec.analyzer.decompose(condition.expr, {}, (), terms, distincts)
+            analyzer.decompose(condition.expr, {}, (), terms, distincts)
         except ExprProblem as problem:  # the analysis budget, spent on a huge expansion
             raise SpecError(expression_problem(spec.document, condition.path, problem)) from None
-        depths = sorted(
-            {row[0] for row in _new_rows(terms, before)}
-            | {row[1] for row in _new_rows(distincts, before)}
-        )
-        usable = [d for d in depths if d < length]
+        usable = sorted(d for d in analyzer.depths if d < length)
         spec.pruning.usable[condition.name] = (
             f"yes: terms checked from depth {usable[0]} of {length}"
             if usable
@@ -321,15 +317,3 @@ def _split_for_pruning(spec: SpaceSpec) -> None:
         )
     spec.pruning.terms = list(terms.values())
     spec.pruning.distincts = list(distincts.values())
-
-
-def _term_rows(terms, distincts) -> dict[int, int]:
-    return {
-        **{k: len(f.rows) for k, f in terms.items()},
-        **{k: len(f.rows) for k, f in distincts.items()},
-    }
-
-
-def _new_rows(families, before):
-    for key, family in families.items():
-        yield from family.rows[before.get(key, 0) :]

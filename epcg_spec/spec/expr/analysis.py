@@ -33,7 +33,8 @@ from .ast import (
 from .check import ArraySymbol, ExprProblem, ParamSymbol, Symbol, reads_state
 
 BUDGET = 100_000
-"""Most evaluation steps one analysis may take (the shipped specs need at most ~6,000)."""
+"""Most evaluation steps the analysis of one expression may take (the shipped specs' need
+at most ~6,000)."""
 INT_MIN, INT_MAX = -(2**63), 2**63 - 1
 """The integers a kernel computes with: a value beyond them would wrap around silently."""
 
@@ -105,6 +106,15 @@ class Analyzer:
         self.state_length = state_length
         self.facts: dict[int, AggregateFacts] = {}
         self.steps = 0
+        self.depths: set[int] = set()  # of the terms `decompose` made since `fresh`
+
+    def fresh(self) -> Analyzer:
+        """This analyzer, its BUDGET of steps counted again from 0 and no term's depth
+        noted: one condition's analysis starts here (the budget bounds one expression, not
+        every expression of a spec)."""
+        self.steps = 0
+        self.depths = set()
+        return self
 
     # ---- evaluation ----
 
@@ -321,7 +331,8 @@ class Analyzer:
         terms: dict[int, TermFamily],
         distincts: dict[int, DistinctFamily],
     ) -> None:
-        """Split `e` (a condition) into terms that must all hold, each at its depth."""
+        """Split `e` (a condition) into terms that must all hold, each at its depth (the
+        depths noted in `depths`)."""
         if isinstance(e, BoolOp) and e.op == "and":
             for value in e.values:
                 self.decompose(value, env, variables, terms, distincts)
@@ -356,6 +367,7 @@ class Analyzer:
                 forward = forward and self.slope(e.body, binding, reads.deepest) == 1
                 values = (binding[v] for v in family.variables)
                 family.rows.append((group, depth, int(forward), *values))
+                self.depths.add(depth)
             return
         self._term(e, (), env, variables, terms)
 
@@ -393,6 +405,7 @@ class Analyzer:
         family = terms.setdefault(id(body), TermFamily(body, guards, variables))
         depth = self.depth((body, *guards), env)
         family.rows.append((depth, *(env[v] for v in variables)))
+        self.depths.add(depth)
 
 
 def _when(env: dict[str, int]) -> str:

@@ -1,0 +1,35 @@
+"""The analysis budget bounds each expression, not the spec: many small constraints load,
+and one expression too large to analyse is still refused at its line."""
+
+import pytest
+
+from epcg_spec.core.errors import SpecError
+from epcg_spec.spec.expr import analysis
+from epcg_spec.spec.load import load_spec
+
+SPEC = "kind: space\nname: many\nspace: {type: power, base: 3, k: 4, name: q}\nconstraints:\n"
+
+
+def _load(tmp_path, constraints: list[str]):
+    path = tmp_path / "many.yaml"
+    path.write_text(SPEC + "".join(f'  - "{c}"\n' for c in constraints))
+    return load_spec(path, {}).spec
+
+
+def test_many_small_constraints_share_no_budget(tmp_path, monkeypatch):
+    """With one budget for the spec, a spec of 20,000 such constraints failed from its
+    16,671st on, each said to have 'too many terms'."""
+    monkeypatch.setattr(analysis, "BUDGET", 40)
+    spec = _load(tmp_path, [f"q[{i % 4}] + {i} >= {i}" for i in range(60)])
+    assert len(spec.constraints) == 60
+    usable = spec.pruning.usable
+    assert usable["constraint 1"] == "yes: terms checked from depth 1 of 4"
+    assert usable["constraint 59"] == "yes: terms checked from depth 3 of 4"
+    assert usable["constraint 60"] == "no: it reads the whole state (checked at depth 4)"
+
+
+def test_one_expression_beyond_the_budget_is_refused_at_its_line(tmp_path, monkeypatch):
+    monkeypatch.setattr(analysis, "BUDGET", 40)
+    with pytest.raises(SpecError, match="too many terms to analyse") as error:
+        _load(tmp_path, ["q[0] >= 0", "all(q[i % 4] >= 0 for i in range(100))"])
+    assert error.value.diagnostics[0].pos.line == 6
