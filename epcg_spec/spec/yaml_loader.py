@@ -101,9 +101,9 @@ else:
 def _root(text: str, source: str):
     """The composed root node (None: empty) and its loader. libyaml parses it where present;
     what libyaml refuses is parsed again by PyYAML's own parser, whose messages we explain
-    (and which accepts a few documents libyaml does not), as is text with a tab, where
-    libyaml accepts some that PyYAML refuses."""
-    if _FastLoader is not None and "\t" not in text:
+    (and which accepts a few documents libyaml does not), as is text with a tab (libyaml
+    accepts some that PyYAML refuses) or a byte order mark (libyaml's marks skip it)."""
+    if _FastLoader is not None and "\t" not in text and "\ufeff" not in text:
         loader = _FastLoader(text, source)
         try:
             return loader.get_single_node(), loader

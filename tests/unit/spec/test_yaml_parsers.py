@@ -45,6 +45,23 @@ def test_every_yaml_file_reads_the_same_through_both_parsers(path, monkeypatch):
     assert fast == own
 
 
+@pytest.mark.parametrize(
+    ("name", "change"),
+    [
+        ("CRLF", lambda t: t.replace("\n", "\r\n")),
+        ("CR", lambda t: t.replace("\n", "\r")),
+        ("NEL", lambda t: t.replace("\n", "\x85")),
+        ("LS", lambda t: t.replace("\n", "\u2028")),
+        ("BOM", lambda t: "\ufeff" + t),
+        ("astral", lambda t: t.replace("n-queens", "n-qu\u00e9ens-\U0001f600")),
+    ],
+)
+def test_line_breaks_marks_and_wide_characters_read_the_same(name, change, monkeypatch):
+    """A byte order mark shifted libyaml's indices by one, so strings lost their anchors."""
+    fast, own = _both(change((ROOT / "specs" / "n-queens.yaml").read_text()), "q.yaml", monkeypatch)
+    assert fast == own
+
+
 def test_mutated_specs_read_the_same_through_both_parsers(monkeypatch):
     rng = random.Random(3)
     specs = sorted(ROOT.glob("specs/*.yaml"))
