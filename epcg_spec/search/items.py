@@ -48,9 +48,10 @@ class ItemJob:
 
     The kernels compile on the first item made; `prepare` makes the run's first item, so
     that the compile time is shown and reported apart. An item that pauses (a long search)
-    stops at its first pause there, its kernels compiled by then, and is made again in the
-    run, under its time limit; a short one is done, its own time including the compiling,
-    and `work` hands it on.
+    stops at its first pause there, its kernels compiled by then; one that does not is
+    short (under one chunk of a search, or a puzzle of milliseconds). Either is made again
+    in the run, under its time limit, so that an item's own time (its record's `seconds`)
+    never holds the compiling.
     """
 
     label: str
@@ -62,18 +63,17 @@ class ItemJob:
     finished: bool = False
     remote: tuple[str, dict[str, Any]] | None = None
     items: list[Item] = field(default_factory=list)
-    prepared: dict[int, Item] = field(default_factory=dict)  # made by prepare, not yet used
 
     def prepare(self, first: int) -> None:
         if first < self.units:
             try:
                 with warming():
-                    self.prepared[first] = self.make(first)
+                    self.make(first)
             except Warmed:
-                pass  # compiled by its first pause: the run makes it again
+                pass  # compiled by its first pause
 
     def work(self, lo: int, hi: int) -> list[Item]:
-        return [self.prepared.pop(i) if i in self.prepared else self.make(i) for i in range(lo, hi)]
+        return [self.make(i) for i in range(lo, hi)]
 
     def fold(self, partial: list[Item]) -> None:
         self.items.extend(partial)
