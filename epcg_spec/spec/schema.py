@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 from functools import cache
 from importlib import resources
 
+import jsonschema_rs
 from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
@@ -15,6 +17,7 @@ from ..core.errors import Diagnostic
 from .document import Document, describe_path
 
 _SCHEMA_PACKAGE = "epcg_spec.schemas"
+_SCALARS = frozenset((str, int, bool, type(None)))
 _JSON_TYPES = {
     "object": "a mapping",
     "array": "a list",
@@ -27,19 +30,25 @@ _JSON_TYPES = {
 
 
 @cache
-def _registry() -> Registry:
-    resources_ = []
-    for entry in resources.files(_SCHEMA_PACKAGE).iterdir():
-        if entry.name.endswith(".json"):
-            schema = json.loads(entry.read_text(encoding="utf-8"))
-            resources_.append((entry.name, Resource.from_contents(schema)))
-    return Registry().with_resources(resources_)
+def _schemas() -> dict[str, dict]:
+    """Every schema file of the package, by file name."""
+    return {
+        entry.name: json.loads(entry.read_text(encoding="utf-8"))
+        for entry in resources.files(_SCHEMA_PACKAGE).iterdir()
+        if entry.name.endswith(".json")
+    }
 
 
 @cache
+def _registry() -> Registry:
+    return Registry().with_resources(
+        (name, Resource.from_contents(schema)) for name, schema in _schemas().items()
+    )
+
+
 def load_schema(name: str) -> dict:
     """The schema file `name` (e.g. 'space.schema.json') from the package."""
-    return _registry().contents(name)
+    return _schemas()[name]
 
 
 def _is_integer(checker, value) -> bool:
@@ -54,16 +63,73 @@ _Validator = validators.extend(
 
 
 @cache
-def _validator(name: str) -> Draft202012Validator:
+def _checked_schema(name: str) -> dict:
     schema = load_schema(name)
     Draft202012Validator.check_schema(schema)
-    return _Validator(schema, registry=_registry())
+    return schema
+
+
+@cache
+def _validator(name: str) -> Draft202012Validator:
+    """jsonschema's validator: the reference, whose errors the diagnostics are made of."""
+    return _Validator(_checked_schema(name), registry=_registry())
+
+
+@cache
+def _compiled(name: str) -> jsonschema_rs.Validator:
+    """jsonschema-rs's validator (compiled in Rust): a fast yes for a valid document."""
+    registry = jsonschema_rs.Registry(list(_schemas().items()))
+    return jsonschema_rs.validator_for(_checked_schema(name), registry=registry)
+
+
+def _plain(data) -> bool:
+    """Whether `data` is JSON that both validators see alike: str keys, lists, no float
+    with an integer value (jsonschema-rs takes 2.0 for an integer, our checker does not)."""
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        kind = type(value)
+        if kind is dict:
+            if not {str}.issuperset(map(type, value)):
+                return False
+            children = value.values()
+        elif kind is list:
+            children = value
+        elif kind is float:
+            if value.is_integer() or not math.isfinite(value):
+                return False
+            continue
+        elif kind in _SCALARS:
+            continue
+        else:
+            return False
+        if not _SCALARS.issuperset(map(type, children)):  # one C pass over the leaves
+            stack.extend(children)
+    return True
+
+
+def fast_accepts(data, schema_name: str) -> bool:
+    """True when the compiled validator finds `data` valid, which jsonschema then would too;
+    False when it refuses it or cannot say (jsonschema then finds the errors, if any)."""
+    if not _plain(data):
+        return False
+    try:
+        return _compiled(schema_name).is_valid(data)
+    except ValueError:  # a value it cannot convert (older releases: an int over 64 bits)
+        return False
+
+
+def schema_errors(data, schema_name: str) -> list[ValidationError]:
+    """jsonschema's errors for `data`; none, without asking it, if the fast check passes."""
+    if fast_accepts(data, schema_name):
+        return []
+    return list(_validator(schema_name).iter_errors(data))
 
 
 def validate(doc: Document, schema_name: str) -> list[Diagnostic]:
     """Every schema violation of `doc`, one located diagnostic each, in source order."""
     problems = {}
-    for error in _validator(schema_name).iter_errors(doc.data):
+    for error in schema_errors(doc.data, schema_name):
         for diag in _diagnostics(doc, error):
             problems.setdefault((diag.pos, diag.message), diag)
     return sorted(problems.values(), key=lambda d: (d.pos.line, d.pos.col, d.message))
@@ -74,7 +140,7 @@ def validate_data(data, schema_name: str) -> list[str]:
     return [
         f"{describe_path(tuple(e.absolute_path)) if e.absolute_path else 'the top level'}: "
         f"{e.message}"
-        for e in _validator(schema_name).iter_errors(data)
+        for e in schema_errors(data, schema_name)
     ]
 
 
