@@ -21,8 +21,8 @@ def test_every_benchmark_is_listed():
     assert [b.stem for b in BENCHMARKS] == [
         "bench_compile", "bench_dask", "bench_estimates", "bench_exhaustive", "bench_fling",
         "bench_gpu", "bench_output", "bench_ppg", "bench_rooms", "bench_scaling",
-        "bench_shared_lines", "bench_spaces", "bench_sudoku", "bench_tracery", "bench_wfc",
-        "bench_witness",
+        "bench_schema", "bench_shared_lines", "bench_spaces", "bench_sudoku", "bench_tracery",
+        "bench_wfc", "bench_witness",
     ]  # fmt: skip
 
 
