@@ -10,9 +10,9 @@
 # About 7 minutes: 14-queens pruned at 1 and 16 threads, the Fling 8-piece layer at 2 and 16,
 # 13-queens unpruned at 2 and 16 (a control), then bench_gpu.py (stopped after 5 minutes);
 # each part's output goes to $OUT. The machine
-# lacks lark, jsonschema, pytmx and dask's stack, and its numpy (2.5) is one numba-cuda 0.30
-# cannot compile with: carry them, and numpy 2.4, as wheels in .whl (ignored by git),
-# fetched here once with, for each NAME==VERSION:
+# lacks lark, jsonschema, jsonschema-rs, pytmx and dask's stack, and its numpy (2.5) is one
+# numba-cuda 0.30 cannot compile with: carry them, and numpy 2.4, as wheels in .whl
+# (ignored by git), fetched here once with, for each NAME==VERSION:
 #   pip download --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
 #     --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
 #     --platform manylinux2014_x86_64 -d .whl NAME==VERSION
@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 OUT="${OUT:-$(mktemp -d)}" && mkdir -p "$OUT"
 PYTHON="${PYTHON:-python3}"
 export PYTHONUNBUFFERED=1
-if ! "$PYTHON" -c 'import lark, jsonschema, pytmx, distributed' 2>/dev/null; then
+if ! "$PYTHON" -c 'import lark, jsonschema, jsonschema_rs, pytmx, distributed' 2>/dev/null; then
   "$PYTHON" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
     --target /tmp/site .whl/*.whl || exit 1
   export PYTHONPATH=/tmp/site
