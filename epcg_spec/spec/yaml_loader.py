@@ -166,7 +166,7 @@ _YAML_HINTS = (
 )
 
 
-_INDEXED = re.compile(r"[\[{].*[A-Za-z_]\w*\[")  # a flow [ or {, then a name indexed
+_INDEXED = re.compile(r"(?<!\w)[A-Za-z_]\w*\[")  # a name indexed (each word tried once)
 
 
 def _bare_expression_in_flow(mark) -> bool:
@@ -177,8 +177,9 @@ def _bare_expression_in_flow(mark) -> bool:
         return False
     start = buffer.rfind("\n", 0, mark.index) + 1
     end = buffer.find("\n", mark.index)
-    line = buffer[start : end if end >= 0 else None]
-    return _INDEXED.search(line.split(" #", 1)[0]) is not None
+    line = buffer[start : end if end >= 0 else None].split(" #", 1)[0]
+    opened = [i for i in (line.find("["), line.find("{")) if i >= 0]  # a flow [ or {, then
+    return bool(opened) and _INDEXED.search(line, min(opened) + 1) is not None
 
 
 def _yaml_error(exc: yaml.MarkedYAMLError, source: str) -> Diagnostic:

@@ -110,6 +110,11 @@ CASES = {
         "2:11: JSON syntax error",
     ),
     "tracery-json-deep": ("d.json", "[" * 100_000, "1:65: JSON nested more than 64 deep"),
+    "flow-line-of-brackets": (  # the hint's regex backtracked over the line: 34 s
+        "fl.yaml",
+        "kind: space\nname: x\nspace: {type: power, base: 2\nselect: " + "[" * 100_000 + "\n",
+        "4:7: YAML syntax error: the '{' at 3:8 is not closed",
+    ),
     "tracery-json-huge-number": ("n.json", '{"a": [1e999]}', "1:8: 1e999 is too large a number"),
     "tracery-json-rule-not-text": (
         "r.json",
