@@ -19,6 +19,17 @@ class Pos:
         return f"{self.path}:{self.line}:{self.col}"
 
 
+# what str.splitlines breaks at, written as escapes: a problem is one line, whatever text of
+# the spec its message quotes (a NEL, U+0085, in a name made two lines of one)
+_ONE_LINE = str.maketrans(
+    {
+        **{c: f"\\x{ord(c):02x}" for c in "\x1c\x1d\x1e\x85"},
+        **{c: f"\\u{ord(c):04x}" for c in "\u2028\u2029"},
+        **{"\n": "\\n", "\r": "\\r", "\v": "\\v", "\f": "\\f"},
+    }
+)
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     """One problem found in a spec: where, what, and optionally how to fix it."""
@@ -35,7 +46,7 @@ class Diagnostic:
         return f"{self.message}{' ' if self.hint.startswith('(') else '; '}{self.hint}"
 
     def __str__(self) -> str:
-        return f"{self.pos}: {self.text}"
+        return f"{self.pos}: {self.text}".translate(_ONE_LINE)
 
 
 class EpcgError(Exception):
