@@ -43,8 +43,14 @@ def note(path: Path, data: bytes) -> None:
 
 def relative_to(reads: dict[str, str], folder: Path) -> dict[str, str]:
     """`reads` keyed by each path relative to `folder` (the spec's), with '/' between
-    parts, in sorted order: the same whatever the folder the tool was started from."""
-    named = {Path(os.path.relpath(path, folder)).as_posix(): d for path, d in reads.items()}
+    parts, in sorted order: the same whatever the folder the tool was started from, and
+    whether the spec was named through a symbolic link or not (some kinds read their files
+    at their resolved paths)."""
+    base = os.path.realpath(folder)
+    named = {
+        Path(os.path.relpath(os.path.realpath(path), base)).as_posix(): digest
+        for path, digest in reads.items()
+    }
     return dict(sorted(named.items()))
 
 

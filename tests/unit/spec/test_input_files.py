@@ -73,6 +73,16 @@ def test_a_tracery_grammar_file_and_a_change_to_it(write_spec_in, tmp_path):
     assert after != before and inputs.changed_file(before, after) == "grammars/g.json"
 
 
+def test_the_same_names_whether_the_spec_is_named_through_a_link_or_not(tmp_path):
+    """WFC reads its files at their resolved paths, rooms and Tracery beside the spec's
+    path as given: both are named from the spec's real folder, as a cluster's workers
+    read them (a resume, a merge or a worker would otherwise see other files)."""
+    (tmp_path / "specs").symlink_to(SPECS)
+    for spec in ("wfc-maze.yaml", "rooms-dungeon.epcg"):
+        linked = epcg_spec.load(tmp_path / "specs" / spec).source.inputs
+        assert linked == epcg_spec.load(SPECS / spec).source.inputs != {}, spec
+
+
 def test_a_file_read_only_when_compiling_would_be_missed_so_none_is():
     """The loader records what a kind reads while it loads a spec; compiling reads nothing
     (else that file would be left out of the checkpoint's key and result.json)."""
