@@ -35,6 +35,10 @@ from .check import ArraySymbol, ExprProblem, ParamSymbol, Symbol, reads_state
 BUDGET = 100_000
 """Most evaluation steps the analysis of one expression may take (the shipped specs' need
 at most ~6,000)."""
+SPEC_BUDGET = 20 * BUDGET
+"""Most evaluation steps the analyses of all of one spec's expressions may take (20,000 small
+constraints take 160,000): without it, each of many expressions spending most of BUDGET
+held the check up (0.12 s each, minutes for a spec of a few thousand lines)."""
 INT_MIN, INT_MAX = -(2**63), 2**63 - 1
 """The integers a kernel computes with: a value beyond them would wrap around silently."""
 
@@ -106,6 +110,7 @@ class Analyzer:
         self.state_length = state_length
         self.facts: dict[int, AggregateFacts] = {}
         self.steps = 0
+        self.total = 0  # every expression's steps, never counted again (SPEC_BUDGET)
         self.depths: set[int] = set()  # of the terms `decompose` made since `fresh`
 
     def fresh(self) -> Analyzer:
@@ -125,6 +130,14 @@ class Analyzer:
                 e.start,
                 f"this expression has too many terms to analyse (over {BUDGET:,} steps)",
                 "use smaller parameters",
+            )
+        self.total += 1
+        if self.total > SPEC_BUDGET:
+            raise ExprProblem(
+                e.start,
+                "the spec's expressions have too many terms to analyse together (over "
+                f"{SPEC_BUDGET:,} steps)",
+                "use smaller parameters, or fewer expressions",
             )
         found = getattr(self, "_" + type(e).__name__.lower())(e, env, reads)
         beyond = [b for b in _bounds(found) if b is not None and not INT_MIN <= b <= INT_MAX]

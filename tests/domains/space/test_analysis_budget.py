@@ -33,3 +33,16 @@ def test_one_expression_beyond_the_budget_is_refused_at_its_line(tmp_path, monke
     with pytest.raises(SpecError, match="too many terms to analyse") as error:
         _load(tmp_path, ["q[0] >= 0", "all(q[i % 4] >= 0 for i in range(100))"])
     assert error.value.diagnostics[0].pos.line == 6
+
+
+def test_the_steps_of_every_expression_together_are_bounded(tmp_path, monkeypatch):
+    """200 expressions each just over the budget took 25 s to refuse (a 9 KB spec): past
+    SPEC_BUDGET steps in all, each expression left is refused at its first step."""
+    monkeypatch.setattr(analysis, "BUDGET", 40)
+    monkeypatch.setattr(analysis, "SPEC_BUDGET", 400)
+    with pytest.raises(SpecError) as error:
+        _load(tmp_path, ["all(q[i % 4] >= 0 for i in range(100))"] * 30)
+    messages = [d.message for d in error.value.diagnostics]
+    alone = "this expression has too many terms to analyse (over 40 steps)"
+    together = "the spec's expressions have too many terms to analyse together (over 400 steps)"
+    assert messages == [alone] * 10 + [together] * 20  # 10 x 40 steps, then past 400
