@@ -428,6 +428,8 @@ class OutCheckpoint:
             raise UsageError(
                 f"{self.path} cannot be read ({exc}); run with --fresh to start over"
             ) from None
+        if not isinstance(saved, dict) or not isinstance(saved.get("inputs", {}), dict):
+            raise UsageError(f"{self.path} is damaged; run with --fresh to start over")
         if saved.get("format") != CHECKPOINT_FORMAT:
             raise UsageError(
                 f"{self.path} has checkpoint format {saved.get('format')!r}, this version "

@@ -263,6 +263,16 @@ def test_a_damaged_part_asks_for_fresh(tmp_path, monkeypatch):
         )
 
 
+@pytest.mark.parametrize("text", ["[1, 2]", '{"format": 2, "key": "k", "inputs": [1]}'])
+def test_a_damaged_checkpoint_asks_for_fresh(text, tmp_path):
+    """A checkpoint that was a list, or listed its input files as one, was an internal
+    error (AttributeError)."""
+    (tmp_path / driver.CHECKPOINT_NAME).write_text(text)
+    job = items.ItemJob("four", 4, lambda i: items.Item({"i": i}))
+    with pytest.raises(UsageError, match=r"checkpoint\.json is damaged; run with --fresh"):
+        driver.run(job, RunContext(work_dir=tmp_path, resume=True), "k")
+
+
 def test_a_stop_while_the_files_are_written_keeps_the_checkpoint(tmp_path, monkeypatch, capsys):
     """The driver removed the checkpoint once the work was done, before the files were
     written: Ctrl-C (or a kill) while writing a large output set lost the whole run."""
