@@ -11,7 +11,7 @@ from collections.abc import Callable
 import click
 
 from ..core.cache import cache_dir
-from ..core.errors import EpcgError, Interrupted, SpecError
+from ..core.errors import EpcgError, Interrupted, SpecError, one_line
 
 OK, INVALID, USAGE, INTERNAL, INTERRUPTED = 0, 1, 2, 3, 130
 # what the machine refuses, not a bug of ours: a path the user gave, a full or read-only disk
@@ -40,14 +40,14 @@ def run_guarded(action: Callable[[], int]) -> int:
             print(diagnostic, file=sys.stderr)
         return INVALID
     except Interrupted as exc:
-        print(f"interrupted: {exc}", file=sys.stderr)
+        print(one_line(f"interrupted: {exc}"), file=sys.stderr)
         return INTERRUPTED
     except EpcgError as exc:
         if exc.exit_code == INTERNAL:
             return _internal(exc)
         where = getattr(exc, "pos", None)
         label = "usage error" if exc.exit_code == USAGE else "error"
-        print(f"{where or label}: {exc}", file=sys.stderr)
+        print(one_line(f"{where or label}: {exc}"), file=sys.stderr)
         return exc.exit_code
     except click.exceptions.Exit as exc:
         return exc.exit_code

@@ -20,7 +20,7 @@ class Pos:
 
 
 # what str.splitlines breaks at, written as escapes: a problem is one line, whatever text of
-# the spec its message quotes (a NEL, U+0085, in a name made two lines of one)
+# the spec (or file name) its message quotes (a NEL, U+0085, in a name made two lines of one)
 _ONE_LINE = str.maketrans(
     {
         **{c: f"\\x{ord(c):02x}" for c in "\x1c\x1d\x1e\x85"},
@@ -46,7 +46,12 @@ class Diagnostic:
         return f"{self.message}{' ' if self.hint.startswith('(') else '; '}{self.hint}"
 
     def __str__(self) -> str:
-        return f"{self.pos}: {self.text}".translate(_ONE_LINE)
+        return one_line(f"{self.pos}: {self.text}")
+
+
+def one_line(text: str) -> str:
+    """`text` with the line breaks it quotes written as escapes (\\n, \\x85, \\u2028...)."""
+    return text.translate(_ONE_LINE)
 
 
 class EpcgError(Exception):

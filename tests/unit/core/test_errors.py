@@ -21,3 +21,11 @@ def test_a_nel_in_a_spec_name_is_one_located_line(tmp_path, capsys):
     out = capsys.readouterr().out
     assert out.splitlines() == [out.rstrip("\n")]
     assert out.startswith(f"{spec}:2:7: name is ")
+
+
+def test_a_usage_error_quoting_a_path_with_a_line_break_is_one_line(tmp_path, capsys):
+    missing = tmp_path / "a\nb.yaml"
+    assert main(["build", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == [err.rstrip("\n")]
+    assert err.startswith("usage error: ") and "a\\nb.yaml: no such file" in err
