@@ -34,11 +34,18 @@ def recording() -> Iterator[dict[str, str]]:
             outer.update(reads)
 
 
-def note(path: Path, data: bytes) -> None:
-    """Record that `data` was read from `path`, if a `recording()` block is open."""
+ABSENT = "absent"
+"""What is recorded for a file a kind looked for and does without (a Tiled tileset's image,
+drawn in stand-in colours): adding it later changes the run as editing it would."""
+
+
+def note(path: Path, data: bytes | None) -> None:
+    """Record that `data` was read from `path` (None: it is absent), if a `recording()`
+    block is open."""
     reads = _recorder.get()
     if reads is not None:
-        reads[os.fspath(path)] = "sha256:" + hashlib.sha256(data).hexdigest()
+        digest = ABSENT if data is None else "sha256:" + hashlib.sha256(data).hexdigest()
+        reads[os.fspath(path)] = digest
 
 
 def relative_to(reads: dict[str, str], folder: Path) -> dict[str, str]:

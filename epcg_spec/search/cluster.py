@@ -19,7 +19,7 @@ import secrets
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -204,8 +204,12 @@ def _worker_inputs(folder: str, names: list[str]) -> dict[str, str]:
     cannot read left out), the spec's files, which it reads when it rebuilds a job."""
     with inputs.recording() as reads:
         for name in names:
-            with suppress(OSError):
+            try:
                 read_bounded(Path(folder) / name)
+            except FileNotFoundError:
+                inputs.note(Path(folder) / name, None)
+            except OSError:
+                pass  # unreadable: left out, so the client reports it
     return inputs.relative_to(reads, Path(folder))
 
 

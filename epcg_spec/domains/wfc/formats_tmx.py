@@ -34,6 +34,7 @@ from PIL import Image
 
 from ...core.errors import BuildError, Diagnostic, Pos, SpecError
 from ...core.files import NotReadable, contained, read_bounded
+from ...core.inputs import note as note_input
 from .formats import Element, parse_xml
 from .inputs import TooLarge, opened
 from .model import WfcRun
@@ -316,6 +317,9 @@ def _picture(file: Path) -> np.ndarray | None:
     try:
         with opened(read_bounded(file)) as image:
             return np.asarray(image.convert("RGBA"))
+    except FileNotFoundError:
+        note_input(file, None)  # part of the run all the same: adding it changes the tiles
+        return None
     except (OSError, TooLarge):
         return None
 

@@ -61,6 +61,22 @@ def test_a_tiled_map_its_tileset_file_and_the_tileset_image(write_spec_in, tmp_p
     assert epcg_spec.load(spec).source.inputs == _digests(spec.parent, names)
 
 
+def test_a_tileset_image_done_without_is_noted_absent(write_spec_in, tmp_path):
+    """A missing tileset image is drawn in stand-in colours: it left no trace, so adding it
+    before a resume mixed two looks of the tiles in one result."""
+    for name in ("square-csv.tmx", "terrain.tsx"):
+        shutil.copy(TILED / name, tmp_path / "maps" / name)
+    spec = write_spec_in(
+        tmp_path / "specs", "kind: wfc\nmodel: tiled\nexample: ../maps/square-csv.tmx\nsize: 8\n"
+    )
+    before = epcg_spec.load(spec).source.inputs
+    assert before["../maps/terrain.png"] == inputs.ABSENT
+    shutil.copy(TILED / "terrain.png", tmp_path / "maps" / "terrain.png")
+    after = epcg_spec.load(spec).source.inputs
+    assert after == _digests(spec.parent, sorted(before))
+    assert inputs.changed_file(before, after) == "../maps/terrain.png"
+
+
 def test_a_tracery_grammar_file_and_a_change_to_it(write_spec_in, tmp_path):
     grammar = tmp_path / "specs/grammars/g.json"
     grammar.parent.mkdir(parents=True)
