@@ -218,7 +218,8 @@ class Spec:
         if device == "gpu":
             _cuda()  # no CUDA device (nor the simulator): exit 2 at once
         if not force:
-            budget.refuse_oversize(problem, ctx, Path(out) if out is not None else Path.cwd())
+            folder = Path(out) if out is not None else Path.cwd()
+            budget.refuse_oversize(problem, ctx, folder, on_cluster=scheduler is not None)
         if out is None:
             with connected(scheduler, ctx):
                 return Result.of(problem.run(ctx))

@@ -161,3 +161,24 @@ def test_explain_counts_the_candidate_lines_before_they_are_cached(tmp_path, mon
     )
     assert main(["build", spec, "--out", str(tmp_path / "out"), "-q"]) == 0
     assert dict(epcg_spec.load(spec).explain())["candidate lines"] == "12 (cached)"
+
+
+def test_a_build_on_a_cluster_is_not_refused_for_this_machines_time(
+    tmp_path, capsys, machine, monkeypatch
+):
+    """The time floor is of this machine's threads: a build sent to a cluster of a hundred
+    was refused for taking more than a day here."""
+    spec = _spec(tmp_path, (SPECS / "witness-must-cross.yaml").read_text())
+    monkeypatch.setattr(budget, "MAX_SECONDS", 1e-9)  # every estimate is past the limit
+
+    class Reached(Exception):
+        pass
+
+    def connected(scheduler, ctx):
+        raise Reached(scheduler)
+
+    monkeypatch.setattr(epcg_spec.api, "connected", connected)
+    argv = ["build", spec, "--out", str(tmp_path / "out"), "-q"]
+    assert main(argv) == 1 and "more than the 0 s limit" in capsys.readouterr().err
+    with pytest.raises(Reached, match="local:2"):
+        epcg_spec.load(spec).build(tmp_path / "out", scheduler="local:2")
