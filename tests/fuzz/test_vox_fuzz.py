@@ -17,7 +17,7 @@ FILES = [
     ROOT / "specs" / "wfc-worlds" / "terrain-sample.vox",
 ]
 SEED = 11
-COUNT = 120  # about 9 s on a 2-core machine
+COUNT = 80  # about 6 s on a 2-core machine
 TIME_LIMIT_S = 10.0
 SPEC = "kind: wfc\nname: vox-fuzz\nmodel: overlapping\ngrid: cube\nsample: vox/{name}\nN: 2\n"
 SPEC += "width: 4\nheight: 4\ndepth: 2\n"
