@@ -4,6 +4,7 @@ once per panel shape and cached on disk, each stored as the bitset of slots it u
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -132,7 +133,14 @@ def cached_count(grid: Grid) -> int | None:
 def line_count(grid: Grid) -> int:
     """The number of candidate lines, from the cache or counted (MAX_LINES + 1: more)."""
     known = cached_count(grid)
-    return known if known is not None else count_lines(grid)
+    return known if known is not None else _walked(grid)
+
+
+@lru_cache(maxsize=64)
+def _walked(grid: Grid) -> int:
+    """count_lines(grid) once a process: explain's row and the build's estimate both ask,
+    and a 6x6 panel's walk takes about 2 s."""
+    return count_lines(grid)
 
 
 def enumerate_lines(grid: Grid) -> np.ndarray:
