@@ -8,7 +8,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ...core import inputs
 from ...core.errors import Diagnostic, EpcgError, SpaceTooLarge, SpecError
+from ...core.files import NotReadable, read_bounded
 from ...spaces import ProductSpace, RankedSpace, make_space
 from ...spec.document import Document
 from ...spec.document import Path as DocPath
@@ -257,7 +259,28 @@ def _user_function(doc: Document, path: DocPath, target: str) -> UserFunction:
                 "write module:function, e.g. my_rules:check (my_rules.py beside the spec)",
             )
         )
-    return UserFunction(module_name, function, Path(doc.source).resolve().parent)
+    folder = Path(doc.source).resolve().parent
+    module_file = _module_file(folder, module_name)
+    if module_file is None:
+        inputs.note(folder.joinpath(*module_name.split(".")).with_suffix(".py"), None)
+    else:
+        try:
+            read_bounded(module_file)  # read, not run: its digest joins the spec's inputs
+        except (OSError, NotReadable) as exc:
+            raise SpecError(doc.diag(path, f"cannot read {module_file.name}: {exc}")) from None
+    return UserFunction(module_name, function, folder)
+
+
+def _module_file(folder: Path, module: str) -> Path | None:
+    """The file beside the spec that importing `module` runs (a module's, else a package's
+    __init__.py), or None where it is not beside the spec: the build imports it from there
+    (the spec's folder comes first on the path), so a checkpoint or a shard made with another
+    version of it is refused, as for any file a spec names."""
+    base = folder.joinpath(*module.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
 
 
 def user_functions(spec: SpaceSpec) -> list[tuple[Condition, UserFunction]]:

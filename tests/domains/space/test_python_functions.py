@@ -1,8 +1,10 @@
 """The escape hatch: constraints and objectives written as Python functions (module:function)."""
 
+import hashlib
 import json
 
 from epcg_spec.cli.main import main
+from epcg_spec.spec.load import load_spec
 
 MODULE = """
 def ascending_pair(x):
@@ -33,6 +35,23 @@ def test_python_constraint_and_objective_are_compiled_and_used(tmp_path, capsys)
     assert result["count"] == 9  # 12 with x[0] < x[1], of which 3 have x[2] == 0
     best = [(b["score"], b["state"]["x"]) for b in result["best"]]
     assert best == [(20.0, [2, 3, 1, 0]), (10.0, [1, 2, 3, 0])]  # a tie goes to the lower rank
+    capsys.readouterr()
+
+
+def test_the_module_beside_the_spec_is_one_of_its_inputs(tmp_path, capsys):
+    """Its digest keys checkpoints and shards as any file a spec names does: a resume after
+    editing it is refused, not continued with counts of the old rules."""
+    (tmp_path / "user_rules.py").write_text(MODULE)
+    (tmp_path / "spec.yaml").write_text(SPEC)
+    out = tmp_path / "out"
+    build = ["build", str(tmp_path / "spec.yaml"), "--out", str(out), "-q", "--allow-python"]
+    assert main(build) == 0
+    digest = "sha256:" + hashlib.sha256(MODULE.encode()).hexdigest()
+    assert json.loads((out / "result.json").read_text())["inputs"] == {"user_rules.py": digest}
+    (tmp_path / "user_rules.py").write_text(MODULE.replace("<", "<="))
+    assert load_spec(tmp_path / "spec.yaml").inputs["user_rules.py"] not in (digest, "absent")
+    (tmp_path / "user_rules.py").unlink()  # then the import would find another, or none
+    assert load_spec(tmp_path / "spec.yaml").inputs == {"user_rules.py": "absent"}
     capsys.readouterr()
 
 
