@@ -22,7 +22,12 @@ SPACE_WORDS = {"queens", "golomb", "magic", "langford", "costas"}
 WHOLE = ("tests/cluster/",)
 # groups heaviest first (seconds of test time in a cold run, mostly compiling), so the work
 # handed out last is small and the workers finish together; module groups follow, largest first
-HEAVY_FIRST = ("witness", "fling", "space", "wfc", "tracery", "sudoku", "tests-cluster", "ppg")
+# (the two modules named here compile for 13-39 s: handed out last by their few tests, either
+# one kept a worker busy alone at the end of the run)
+HEAVY_FIRST = (
+    *("witness", "fling", "space", "wfc", "tracery", "sudoku", "tests-cluster", "ppg"),
+    *("tests/unit/spaces/test_exhaustive.py", "tests/backends/test_gpu_compile.py"),
+)
 
 
 def kind_group(nodeid: str) -> str:
