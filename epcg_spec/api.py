@@ -477,13 +477,23 @@ def _domain_options(loaded: Loaded, options: dict[str, Any]) -> dict[str, Any]:
             raise UsageError(
                 f"--{option} applies to kind {', '.join(kinds)}, not to {loaded.domain.kind}"
             )
-        try:  # as the command line converts and checks it
-            chosen[name] = click.types.convert_type(known[option][0].type).convert(
-                chosen[name], None, None
-            )
-        except click.BadParameter as exc:
-            raise UsageError(f"--{option} {chosen[name]!r}: {exc.message}") from None
+        chosen[name] = _option_value(option, chosen[name], known[option][0].type)
     return chosen
+
+
+def _option_value(option: str, value: Any, kind: Any) -> Any:
+    """`value` given for --`option` (of click type `kind`), converted and checked as the
+    command line converts its text: text, or a value of the option's own type (an integer,
+    a path); click would turn any other value into one (2.5 into 2, a list into its repr)."""
+    kind = click.types.convert_type(kind)
+    whole = isinstance(kind, click.types.IntParamType)
+    own = numbers.Integral if whole else os.PathLike
+    if isinstance(value, bool) or not isinstance(value, str | own):
+        raise UsageError(f"--{option} {value!r}: give {'an integer' if whole else 'text'}")
+    try:
+        return kind.convert(value, None, None)
+    except click.BadParameter as exc:
+        raise UsageError(f"--{option} {value!r}: {exc.message}") from None
 
 
 def _duration(seconds: float) -> str:

@@ -172,3 +172,25 @@ def test_a_build_without_threads_uses_every_thread_after_one_with_threads():
     assert numba.get_num_threads() == 1
     spec.build()
     assert numba.get_num_threads() == numba.config.NUMBA_NUM_THREADS
+
+
+@pytest.mark.parametrize(
+    ("spec", "options", "message"),
+    [  # each was converted as click converts a Python value: 2.5 steps were 2, True 1,
+        # a list of rules the text "['#greeting#']" and an integer a layers folder named "5"
+        ("rooms-caves.yaml", {"steps": 2.5}, "--steps 2.5: give an integer"),
+        ("rooms-caves.yaml", {"steps": True}, "--steps True: give an integer"),
+        ("nested-dungeon.epcg", {"depth": 1.9}, "--depth 1.9: give an integer"),
+        ("tracery-tavern.json", {"origin": ["#greeting#"]}, "--origin ['#greeting#']: give text"),
+        ("fling-5x5.yaml", {"layers_dir": 5}, "--layers-dir 5: give text"),
+    ],
+)
+def test_options_of_the_wrong_type_are_refused_not_converted(spec, options, message):
+    with pytest.raises(epcg_spec.UsageError, match=re.escape(message)):
+        epcg_spec.load(ROOT / "specs" / spec, options=options)
+
+
+def test_options_take_their_own_types_as_well_as_text(tmp_path):
+    rooms = epcg_spec.load(ROOT / "specs" / "rooms-caves.yaml", options={"steps": np.int64(3)})
+    fling = epcg_spec.load(ROOT / "specs" / "fling-5x5.yaml", options={"layers_dir": tmp_path})
+    assert rooms.options == {"steps": 3} and fling.options == {"layers_dir": str(tmp_path)}
