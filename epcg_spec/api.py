@@ -13,6 +13,7 @@ column.
 from __future__ import annotations
 
 import functools
+import inspect
 import numbers
 import os
 from collections.abc import Callable, Sequence
@@ -88,10 +89,16 @@ class Result:
 
 def _located(method: Callable[..., T]) -> Callable[..., T]:
     """`method` of a Spec, its BuildErrors given the place in the spec of the setting
-    they name."""
+    they name, and an argument it does not take refused as the command line refuses a flag."""
+    signature = inspect.signature(method)
 
     @functools.wraps(method)
     def located(spec: Spec, *args: Any, **kwargs: Any) -> T:
+        try:
+            signature.bind(spec, *args, **kwargs)
+        except TypeError as exc:
+            unknown = [name for name in kwargs if name not in signature.parameters]
+            raise UsageError(f"{method.__name__}() {exc}{_given_elsewhere(unknown)}") from None
         try:
             return method(spec, *args, **kwargs)
         except BuildError as exc:
@@ -100,6 +107,22 @@ def _located(method: Callable[..., T]) -> Callable[..., T]:
             raise
 
     return located
+
+
+def _given_elsewhere(names: list[str]) -> str:
+    """Where the first of `names`, arguments a Spec's method does not take, is given instead
+    (the text to add to the refusal), if it is a kind's option or the params."""
+    options = registry.cli_options()
+    for name in names:
+        if name in ("params", "options"):
+            return f": give {name} to epcg_spec.load(..., {name}=...)"
+        if name.replace("_", "-") in options:
+            option, kinds = options[name.replace("_", "-")]
+            return (
+                f": --{option.name} is an option of kind {', '.join(kinds)}: give it to "
+                f"epcg_spec.load(..., options={{{name!r}: ...}})"
+            )
+    return ""
 
 
 @dataclass

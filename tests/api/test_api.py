@@ -194,3 +194,30 @@ def test_options_take_their_own_types_as_well_as_text(tmp_path):
     rooms = epcg_spec.load(ROOT / "specs" / "rooms-caves.yaml", options={"steps": np.int64(3)})
     fling = epcg_spec.load(ROOT / "specs" / "fling-5x5.yaml", options={"layers_dir": tmp_path})
     assert rooms.options == {"steps": 3} and fling.options == {"layers_dir": str(tmp_path)}
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [  # each was Python's TypeError: not an EpcgError, and silent on where the value goes
+        (
+            lambda: epcg_spec.load(ROOT / "specs" / "rooms-caves.yaml").build(steps=25),
+            "build() got an unexpected keyword argument 'steps': --steps is an option of kind "
+            "rooms: give it to epcg_spec.load(..., options={'steps': ...})",
+        ),
+        (
+            lambda: epcg_spec.load(QUEENS).count(params={"n": 6}),
+            "count() got an unexpected keyword argument 'params': give params to "
+            "epcg_spec.load(..., params=...)",
+        ),
+        (
+            lambda: epcg_spec.load(QUEENS).count(seed=1),
+            "count() got an unexpected keyword argument 'seed'",
+        ),
+        (lambda: epcg_spec.load(QUEENS).build("out", 3), "build() too many positional arguments"),
+        (lambda: epcg_spec.load(QUEENS).explain(True), "explain() too many positional arguments"),
+    ],
+)
+def test_an_argument_a_method_does_not_take_is_a_usage_error(call, message):
+    with pytest.raises(epcg_spec.UsageError) as caught:
+        call()
+    assert str(caught.value) == message
