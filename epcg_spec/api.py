@@ -326,8 +326,8 @@ class Spec:
     ) -> Result:
         """Content by rank, or `n` (default 1) drawn uniformly, distinct if asked."""
         _switches(distinct=distinct)
-        if ranks is not None and not _integers(ranks):
-            raise UsageError(f"--rank {ranks!r}: give a list of integers")
+        if ranks is not None and not (_integers(ranks) and ranks):  # [] would draw at random
+            raise UsageError(f"--rank {ranks!r}: give a list of integers, one or more")
         if ranks and (n is not None or distinct or seed is not None):
             raise UsageError(
                 "--rank names the content; -n, --seed and --distinct draw it: give one or other"

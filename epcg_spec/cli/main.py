@@ -337,6 +337,7 @@ def count(
 def sample(spec, ranks, samples, seed, distinct, as_json, params, scheduler, **given):
     """Print content of SPEC by rank, or sampled uniformly."""
     loaded = _load(spec, params, given)
+    ranks = list(ranks) or None  # no --rank given
     result = loaded.sample(samples, ranks=ranks, seed=seed, distinct=distinct, scheduler=scheduler)
     _emit(result, as_json)
     return OK

@@ -101,7 +101,8 @@ def test_arguments_are_checked_as_the_command_line_checks_its_flags(call, messag
 
 @pytest.mark.parametrize(
     ("call", "message"),
-    [  # each was a TypeError or AttributeError from deep inside, or taken as True
+    [  # each was a TypeError or AttributeError from deep inside, or taken as True (an empty
+        # list of ranks drew content at random)
         (lambda: epcg_spec.load(None), "path None: give the path of a spec file"),
         (lambda: epcg_spec.load(QUEENS, params="n=6"), "params 'n=6': give a dict"),
         (lambda: epcg_spec.load(QUEENS, params={1: 2}), "params {1: 2}: give a dict"),
@@ -112,6 +113,8 @@ def test_arguments_are_checked_as_the_command_line_checks_its_flags(call, messag
         (lambda: epcg_spec.loads("kind: space", format=["yaml"]), "format ['yaml']: give one"),
         (lambda: epcg_spec.load(QUEENS).sample(ranks="3"), "--rank '3': give a list of"),
         (lambda: epcg_spec.load(QUEENS).sample(ranks=[1.5]), "--rank [1.5]: give a list of"),
+        (lambda: epcg_spec.load(QUEENS).sample(ranks=[]), "--rank []: give a list of"),
+        (lambda: epcg_spec.load(QUEENS).sample(3, ranks=()), "--rank (): give a list of"),
         (lambda: epcg_spec.load(QUEENS).sample(distinct="no"), "--distinct 'no': give True"),
         (lambda: epcg_spec.load(QUEENS).build(allow_python="false"), "--allow-python 'false'"),
         (lambda: epcg_spec.load(QUEENS).count(constrained=True, scheduler=4), "--scheduler 4:"),
