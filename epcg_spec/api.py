@@ -29,6 +29,7 @@ from .compile.protocols import Countable, Samplable
 from .core.context import Progress, RunContext, RunOutput, SpecSource
 from .core.errors import BuildError, UsageError
 from .core.files import held, not_a_file
+from .core.rng import MAX_SEED
 from .output.gallery import write_gallery
 from .output.jsontext import dumps
 from .output.result import write_outputs
@@ -200,7 +201,7 @@ class Spec:
         if resume and fresh:
             raise UsageError("--resume continues a checkpoint and --fresh discards it: give one")
         _given("progress", progress, Progress, "an epcg_spec.core.context.Progress")
-        _at_least("--seed", seed, 0)
+        _seed_given(seed)
         _at_least("--threads", threads, 1)
         _at_least("--time-limit", time_limit, 0, whole=False, equal=False)
         _given("out", out, (str, os.PathLike), "the path of a folder")
@@ -333,7 +334,7 @@ class Spec:
                 "--rank names the content; -n, --seed and --distinct draw it: give one or other"
             )
         _at_least("-n", n, 1)
-        _at_least("--seed", seed, 0)
+        _seed_given(seed)
         if n is not None and n > MAX_SAMPLES:
             raise UsageError(
                 f"-n {n:,}: sample holds what it draws in memory and prints it, at most "
@@ -398,6 +399,14 @@ def _at_least(flag: str, value: Any, least: int, whole: bool = True, equal: bool
         return
     rule = f"{'an integer' if whole else 'a number'} {'>=' if equal else '>'} {least}"
     raise UsageError(f"{flag} {value!r}: give {rule}")
+
+
+def _seed_given(seed: Any) -> None:
+    """A usage error unless `seed` is None or an integer 0..2**63 - 1, as a spec's `seed`
+    key allows: kinds draw with 64-bit seeds, so 2**64 would silently be seed 0."""
+    _at_least("--seed", seed, 0)
+    if seed is not None and seed > MAX_SEED:
+        raise UsageError(f"--seed {seed}: give an integer <= 2**63 - 1, as a spec's `seed`")
 
 
 def _given(
