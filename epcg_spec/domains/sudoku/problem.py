@@ -262,6 +262,6 @@ class SudokuProblem:
             complete=complete,
             **(report.fields() if report else {}),
         )
-        what = "solutions" if spec.puzzle is not None else "complete grids"
-        line = f"{spec.name}: {found:,} {what}{count_bound(complete, limit, report)}"
+        what = counted(found, "solution" if spec.puzzle is not None else "complete grid")
+        line = f"{spec.name}: {what}{count_bound(complete, limit, report)}"
         return RunOutput(result=result, summary=[line], stopped=report and report.stopped)

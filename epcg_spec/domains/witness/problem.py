@@ -13,6 +13,7 @@ from ...core.context import RunContext, RunOutput
 from ...core.errors import UsageError
 from ...core.result import base_result
 from ...core.rng import numpy_stream
+from ...core.sizes import counted
 from ...spec.yaml_writer import dump_yaml
 from .estimate import explain_rows, layout_estimate
 from .joint import search_joint
@@ -224,7 +225,7 @@ class WitnessProblem:
         more = "+" if count >= limit else ""
         summary = [
             f"{spec.name}: {spec.grid.width}x{spec.grid.height} panel, {lines.count:,} "
-            f"candidate lines, {count:,}{more} solutions",
+            f"candidate lines, {count:,}{more} solution{'s' if count != 1 or more else ''}",
         ]
         return RunOutput(result=result, artifacts=artifacts, summary=summary)
 
@@ -250,7 +251,8 @@ class WitnessProblem:
         if not outcome.report.complete:
             summary.append(f"  partial: stopped by {outcome.report.stopped}")
         if best:
-            summary.append(f"  best: rank {best[0]['rank']} with {best[0]['score']} solutions")
+            score = counted(best[0]["score"], "solution")
+            summary.append(f"  best: rank {best[0]['rank']} with {score}")
         stopped = outcome.report.stopped
         return RunOutput(result=result, artifacts=artifacts, summary=summary, stopped=stopped)
 
@@ -336,7 +338,8 @@ class WitnessProblem:
             }
             best.append({"rank": None, "score": value, "state": state})
             titles = [
-                f"rank {ranks[m]}: {int(search.sizes[i])} solutions" for m, i in enumerate(chosen)
+                f"rank {ranks[m]}: {counted(search.sizes[i], 'solution')}"
+                for m, i in enumerate(chosen)
             ]
             artifacts[f"joint-{k}.svg"] = panels_svg(panels, spec.pieces, None, titles)
             artifacts[f"joint-{k}-solution.svg"] = panels_svg(panels, spec.pieces, path, titles)

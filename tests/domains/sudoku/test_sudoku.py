@@ -43,6 +43,13 @@ def test_complete_grids_are_counted(run, box, known):
     assert code == 0 and result["count"] == known and result["complete"]
 
 
+def test_the_count_line_names_one_solution_in_the_singular(tmp_path, capsys):
+    spec = tmp_path / "s.yaml"
+    spec.write_text(yaml.safe_dump({"kind": "sudoku", "name": "s", "puzzle": HARD["ai-escargot"]}))
+    assert main(["count", str(spec)]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "s: 1 solution"
+
+
 def test_counting_stops_at_the_limit(run):
     _, result, _ = run("count", box=3, limit=5)
     assert result["count"] == 5 and not result["complete"]

@@ -19,9 +19,11 @@ def test_every_example_validates(capsys):
     assert main(["validate", *map(str, EXAMPLES)]) == 0
 
 
-def test_a_panel_is_solved_and_drawn(tmp_path):
+def test_a_panel_is_solved_and_drawn(tmp_path, capsys):
     out = tmp_path / "out"
     assert main(["build", str(SPECS / "witness-panel.yaml"), "--out", str(out)]) == 0
+    summary = capsys.readouterr().out.splitlines()[0]
+    assert summary == "witness-panel: 4x4 panel, 8,512 candidate lines, 1 solution"
     result = json.loads((out / "result.json").read_text())
     assert result["count"] == 1
     assert result["space_size"] == 8512
