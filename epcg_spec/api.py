@@ -29,7 +29,7 @@ from .compile.protocols import Countable, Samplable
 from .core.context import Progress, RunContext, RunOutput, SpecSource
 from .core.errors import BuildError, UsageError
 from .core.files import held, not_a_file
-from .core.rng import MAX_SEED
+from .core.sizes import INT64_MAX
 from .output.gallery import write_gallery
 from .output.jsontext import dumps
 from .output.result import write_outputs
@@ -201,7 +201,7 @@ class Spec:
         if resume and fresh:
             raise UsageError("--resume continues a checkpoint and --fresh discards it: give one")
         _given("progress", progress, Progress, "an epcg_spec.core.context.Progress")
-        _seed_given(seed)
+        _at_least("--seed", seed, 0, most=INT64_MAX)
         _at_least("--threads", threads, 1)
         _at_least("--time-limit", time_limit, 0, whole=False, equal=False)
         _given("out", out, (str, os.PathLike), "the path of a folder")
@@ -275,7 +275,7 @@ class Spec:
         `scheduler` as in `build`."""
         _given("progress", progress, Progress, "an epcg_spec.core.context.Progress")
         _switches(constrained=constrained, no_prune=no_prune, allow_python=allow_python)
-        _at_least("--limit", limit, 1)
+        _at_least("--limit", limit, 1, most=INT64_MAX)
         _at_least("--threads", threads, 1)
         _at_least("--time-limit", time_limit, 0, whole=False, equal=False)
         flags = {
@@ -334,7 +334,7 @@ class Spec:
                 "--rank names the content; -n, --seed and --distinct draw it: give one or other"
             )
         _at_least("-n", n, 1)
-        _seed_given(seed)
+        _at_least("--seed", seed, 0, most=INT64_MAX)
         if n is not None and n > MAX_SAMPLES:
             raise UsageError(
                 f"-n {n:,}: sample holds what it draws in memory and prints it, at most "
@@ -387,26 +387,28 @@ class Spec:
         return value if isinstance(value, int) else 0
 
 
-def _at_least(flag: str, value: Any, least: int, whole: bool = True, equal: bool = True) -> None:
+def _at_least(
+    flag: str,
+    value: Any,
+    least: int,
+    whole: bool = True,
+    equal: bool = True,
+    most: int | None = None,
+) -> None:
     """A usage error unless `value` (given for `flag`) is None or a number at least `least`
-    (above it if not `equal`; an integer if `whole`), as the command line checks its flags."""
+    (above it if not `equal`; an integer if `whole`) and at most `most`, if given, as the
+    command line checks its flags."""
     kinds = numbers.Integral if whole else numbers.Real
     if value is None or (
         isinstance(value, kinds)
         and not isinstance(value, bool)
         and (value >= least if equal else value > least)
+        and (most is None or value <= most)
     ):
         return
     rule = f"{'an integer' if whole else 'a number'} {'>=' if equal else '>'} {least}"
+    rule += f" and <= {most}" if most is not None else ""
     raise UsageError(f"{flag} {value!r}: give {rule}")
-
-
-def _seed_given(seed: Any) -> None:
-    """A usage error unless `seed` is None or an integer 0..2**63 - 1, as a spec's `seed`
-    key allows: kinds draw with 64-bit seeds, so 2**64 would silently be seed 0."""
-    _at_least("--seed", seed, 0)
-    if seed is not None and seed > MAX_SEED:
-        raise UsageError(f"--seed {seed}: give an integer <= 2**63 - 1, as a spec's `seed`")
 
 
 def _given(

@@ -14,6 +14,7 @@ from ..compile import registry
 from ..core.context import RunOutput
 from ..core.errors import BuildError, Interrupted, UsageError
 from ..core.files import atomic_write, held, not_a_file, output_folder
+from ..core.sizes import INT64_MAX
 from ..output.explain import explain_document
 from ..output.gallery import write_gallery
 from ..output.jsontext import dumps
@@ -116,6 +117,9 @@ _param = click.option(
     help="Override a spec param (repeatable).",
 )
 _json = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+_seed = click.option(
+    "--seed", type=click.IntRange(min=0, max=INT64_MAX), help="Seed (default: the spec's, or 0)."
+)
 _threads = click.option("--threads", type=click.IntRange(min=1), help="Worker threads.")
 
 
@@ -197,7 +201,7 @@ cli.add_command(validate)
 @cli.command(short_help="Compile SPEC, run it, write OUT/result.json and the content.")
 @click.argument("spec", type=GivenPath())
 @click.option("--out", type=GivenPath(), help="Output folder (default out/NAME).")
-@click.option("--seed", type=click.IntRange(min=0), help="Seed (default: the spec's, or 0).")
+@_seed
 @_threads
 @_json
 @_param
@@ -269,7 +273,7 @@ def build(
 @click.option("--constrained", is_flag=True, help="Also count the states meeting constraints.")
 @click.option(
     "--limit",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=INT64_MAX),
     metavar="N",
     help="Stop after N found (the count is then a lower bound).",
 )
@@ -328,7 +332,7 @@ def count(
     type=click.IntRange(min=1),
     help="How many to sample uniformly (default 1; not with --rank).",
 )
-@click.option("--seed", type=click.IntRange(min=0), help="Seed (default: the spec's, or 0).")
+@_seed
 @click.option("--distinct", is_flag=True, help="Sample distinct outputs, not derivations.")
 @_json
 @_param

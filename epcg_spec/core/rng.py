@@ -22,8 +22,6 @@ import random
 
 import numpy as np
 
-MAX_SEED = 2**63 - 1
-"""The largest seed: the most a spec's `seed` key takes (common.schema.json)."""
 GOLDEN = 0x9E3779B97F4A7C15
 """SplitMix64's increment (2**64 over the golden ratio); also spreads seeds apart."""
 STREAM = 0xD1B54A32D192ED03

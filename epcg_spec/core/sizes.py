@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+INT64_MAX = 2**63 - 1
+"""The largest value the kernels' 64-bit integers hold: of a rank, a seed, a count's --limit."""
 EXACT_BELOW = 10**15
 """Counts below this are printed in full; larger ones by their order of magnitude."""
 

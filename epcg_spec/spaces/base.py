@@ -9,9 +9,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from epcg_spec.core.errors import SpaceTooLarge
-from epcg_spec.core.sizes import count_text
-
-INT64_MAX = 2**63 - 1
+from epcg_spec.core.sizes import INT64_MAX, count_text
 
 
 @dataclass(frozen=True)

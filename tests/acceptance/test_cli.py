@@ -14,6 +14,7 @@ from epcg_spec.spec.schema import validate_data
 
 SPECS = Path(__file__).resolve().parents[2] / "specs"
 QUEENS = str(SPECS / "n-queens.yaml")
+SUDOKU = str(SPECS / "sudoku-4x4.epcg")
 
 
 def test_every_example_spec_validates(capsys):
@@ -107,6 +108,9 @@ def test_fmt_points_yaml_at_the_nearest_schemas_folder(tmp_path, capsys):
         (["--param", "n=8", "build", QUEENS], "It goes after the command (it is an option of"),
         (["-q", "build", QUEENS], "epcg-spec build ... -q ..."),
         (["count", QUEENS, "--time-limit", "0"], "'--time-limit': 0.0 is not in the range x>0"),
+        # beyond 64 bits: --seed 2**63 drew what --seed 0 draws, --limit 2**63 was exit 3
+        (["sample", QUEENS, "-n", "2", "--seed", str(2**63)], f"<=x<={2**63 - 1}"),
+        (["count", SUDOKU, "--limit", str(2**63)], f"'--limit': {2**63} is not in the range 1<=x"),
         # the spec in place of the command, a common verb, a multi-line message of click's
         ([QUEENS, "build"], f"the command comes first: epcg-spec build {QUEENS}"),
         (["run", QUEENS], "No such command 'run'; did you mean 'build'?"),
