@@ -381,6 +381,8 @@ def fmt(spec, target, output):
     from ..spec.dsl import dump_dsl  # here: lark is imported for the DSL only
 
     doc = load_document(Path(spec))
+    if output:
+        not_a_file(Path(output).parent, "-o", Path(output))
     if target == "dsl":
         text = dump_dsl(doc.data)
     else:  # the schema's path from where the file goes (stdout: most likely beside SPEC)
@@ -388,7 +390,6 @@ def fmt(spec, target, output):
         kind = doc.data.get("kind") if isinstance(doc.data, dict) else None
         text = dump_yaml(doc.data, schema_reference(kind, folder))
     if output:
-        not_a_file(Path(output).parent, "-o", Path(output))
         atomic_write(Path(output), text, "-o")
     else:
         click.echo(text, nl=False)
@@ -401,6 +402,7 @@ def fmt(spec, target, output):
 @_json
 def merge(results, out, as_json):
     """Merge the shards of one run (their folders or result.json files) into one result."""
+    not_a_file(Path(out))
     paths = [Path(p) / "result.json" if Path(p).is_dir() else Path(p) for p in results]
     output = merge_results([read_shard(p) for p in paths], [p.parent for p in paths])
     domain = registry.domain(output.result["kind"])

@@ -13,6 +13,7 @@ second build out of a folder while one writes it.
 from __future__ import annotations
 
 import ctypes
+import errno
 import json
 import os
 import re
@@ -104,7 +105,18 @@ def not_a_file(folder: Path, flag: str = "--out", given: Path | None = None) -> 
             break
         if place.exists():
             raise UsageError(f"{flag} {given or folder}: {place} is a file, not a folder")
+        if place.is_symlink() and _loops(place):
+            raise UsageError(f"{flag} {given or folder}: {place} is a link that leads to itself")
     return folder
+
+
+def _loops(link: Path) -> bool:
+    """Whether following the symbolic link `link` comes back to it (ELOOP)."""
+    try:
+        os.stat(link)
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
 
 
 @contextmanager

@@ -169,6 +169,31 @@ def test_an_output_path_the_system_cannot_make_exits_1_in_one_line(argv, tmp_pat
     assert "No such file or directory" in lines[0]
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["build", QUEENS, "--out", "LOOP", "-q"],
+        ["build", QUEENS, "--out", "LOOP/sub", "-q"],
+        ["fmt", QUEENS, "--to", "dsl", "-o", "LOOP/q.epcg"],
+        ["gallery", "FOLDER", "--out", "LOOP/i.html"],
+        ["merge", "FOLDER", "--out", "LOOP"],
+        ["count", str(SPECS / "fling-5x5.yaml"), "--constrained", "--layers-dir", "LOOP"],
+    ],
+    ids=["build --out", "build --out below", "fmt -o", "gallery --out", "merge", "--layers-dir"],
+)
+def test_an_output_path_through_a_symlink_loop_is_a_usage_error(argv, tmp_path, capsys):
+    """Each was exit 3 (pathlib's RuntimeError, on resolving the loop), or merge's exit 1."""
+    assert main(["build", QUEENS, "--out", str(tmp_path / "q"), "-q"]) == 0
+    capsys.readouterr()
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    argv = [a.replace("LOOP", str(loop)).replace("FOLDER", str(tmp_path / "q")) for a in argv]
+    assert main(argv) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.endswith(f": {loop} is a link that leads to itself")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["loop", "q"]
+
+
 def test_an_internal_error_exits_3_and_keeps_the_traceback_in_a_log(monkeypatch, tmp_path, capsys):
     from epcg_spec.domains.space import problem
 

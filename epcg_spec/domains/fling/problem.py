@@ -60,7 +60,7 @@ def store_root(ctx: RunContext) -> Path:
     """Where layers are kept: --layers-dir (made absolute here, so that cluster workers
     started elsewhere find the same folder), else the cache."""
     given = ctx.options.get("layers_dir")
-    return not_a_file(Path(given).resolve(), "--layers-dir") if given else cache_dir() / LAYERS
+    return not_a_file(Path(given), "--layers-dir").resolve() if given else cache_dir() / LAYERS
 
 
 class _FlingProblem:
