@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 from bisect import bisect_left
 from collections.abc import Callable
@@ -177,7 +178,7 @@ def _run_header(
         "seed": result.get("seed", 0),
         "version": result.get("version", ""),
         "folder": _relative(source.folder, home) or ".",
-        "file": str(source.spec) if source.spec else "",
+        "file": _named(str(source.spec)) if source.spec else "",
         "params": params,
         "stats": stats,
         "more": extra,
@@ -317,7 +318,7 @@ def _label(record: dict[str, Any], k: int) -> str:
 
 def _command(result: dict[str, Any], record: dict[str, Any], source: Source, view: KindView) -> str:
     """The command that gives this item again (for seeded items: the first of that build)."""
-    spec = str(source.spec) if source.spec else "SPEC"
+    spec = _named(str(source.spec)) if source.spec else "SPEC"
     params = [f"--param {k}={v}" for k, v in (source.params or {}).items()]
     if view.by_rank and record.get("rank") is not None:
         words = ["epcg-spec", "sample", spec, "--rank", str(record["rank"])]
@@ -331,7 +332,16 @@ def _command(result: dict[str, Any], record: dict[str, Any], source: Source, vie
 def _relative(path: Path, home: Path) -> str:
     """`path` relative to the page's folder, with forward slashes, for an href or src."""
     text = os.path.relpath(Path(path).resolve(), Path(home).resolve())
-    return "" if text == "." else text.replace(os.sep, "/")
+    return "" if text == "." else _named(text.replace(os.sep, "/"))
+
+
+def _named(path: str) -> str:
+    """`path` as the page's UTF-8 can hold it: each byte of a name that is not UTF-8 (which
+    Python holds as a lone surrogate) as %XX, as a URL writes it."""
+    return _NOT_UTF8.sub(lambda found: f"%{ord(found[0]) - 0xDC00:02X}", path)
+
+
+_NOT_UTF8 = re.compile("[\udc80-\udcff]")
 
 
 def _number(value: Any) -> str:

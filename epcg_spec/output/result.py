@@ -81,7 +81,10 @@ def read_checked(path: Path, schema: str, what: str) -> dict[str, Any]:
     `schema` (the fields its reader reads beside them); a BuildError saying it is not
     `what` if not."""
     try:
-        result = json.loads(read_bounded(path, MAX_RESULT_BYTES))
+        data = read_bounded(path, MAX_RESULT_BYTES)
+        result = json.loads(data)
+        if b"\\u" in data:  # an escape may name half a surrogate pair, which UTF-8 cannot hold
+            json.dumps(result, ensure_ascii=False).encode("utf-8")  # a UnicodeEncodeError if so
         problems = validate_data(result, RESULT_SCHEMA) or validate_data(result, schema)
     except (OSError, ValueError, RecursionError) as exc:  # deep nesting: RecursionError
         problems = [str(exc)]

@@ -180,7 +180,11 @@ def _state(change):
 
 EDITS = {  # kind -> edits of its result.json that the page could not read
     "space": {"no spec": lambda r: {k: v for k, v in r.items() if k != "spec"}},
-    "tracery": {"seconds as text": lambda r: {**r, "seconds": "x"}},
+    "tracery": {
+        "seconds as text": lambda r: {**r, "seconds": "x"},
+        # a \udcff escape: half a surrogate pair, which the page's UTF-8 cannot hold (exit 3)
+        "a lone surrogate": _state(lambda s: "a\udcffb"),
+    },
     "rooms": {"best as a number": lambda r: {**r, "best": 1.5}},
     "sudoku": {"a puzzle record of null": lambda r: {**r, "puzzles": [None] * len(r["puzzles"])}},
     "wfc": {"an image of 1.5": _state(lambda s: {**s, "image": 1.5})},
@@ -219,6 +223,31 @@ def test_a_ppg_order_naming_a_node_past_the_list_is_shown_as_its_data(built, tmp
     items = _data((folder / "index.html").read_text())["items"]
     assert items[0]["text"] == "lever: up → door: open"
     assert json.loads(items[1]["text"]) == {"edges": [[0, 2]]}
+
+
+def test_names_that_are_not_utf8_are_written_as_a_url_writes_them(tmp_path, capsys):
+    """A spec or folder whose name is not UTF-8 stopped the page's writing (exit 3); the
+    build then left its checkpoint behind, as if it had been cut short."""
+    spec = tmp_path / os.fsdecode(b"w\xff.epcg")
+    shutil.copy(SPECS / "tracery-weather.epcg", spec)
+    folder = tmp_path / os.fsdecode(b"b\xfe")
+    for shard in (0, 1):
+        argv = ["build", str(spec), "--out", str(folder / str(shard)), "--shard", f"{shard}/2"]
+        assert main([*argv, "--json"]) == 0  # the summary would print the folder's name
+    assert sorted(os.listdir(folder / "0")) == [
+        ".epcg-lock",
+        ".epcg-outputs.json",
+        "index.html",
+        "outputs.txt",
+        "result.json",
+    ]
+    run = _data((folder / "0" / "index.html").read_text())["runs"][0]
+    assert run["file"] == f"{tmp_path}/w%FF.epcg"
+    page = tmp_path / "both.html"
+    assert main(["gallery", str(folder / "0"), str(folder / "1"), "--out", str(page)]) == 0
+    items = _data(page.read_text())["items"]
+    assert {item["tags"]["folder"] for item in items} == {"b%FE/0", "b%FE/1"}
+    assert items[0]["pics"] == [] and items[0]["cmd"].startswith("epcg-spec sample SPEC --rank")
 
 
 def test_a_result_that_is_a_pipe_is_refused_not_read(built, tmp_path, capsys):
