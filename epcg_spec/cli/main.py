@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import signal
 import sys
 from pathlib import Path
@@ -44,6 +45,8 @@ def main(argv: list[str] | None = None) -> int:
 def entry_point() -> None:
     """The console script; SIGTERM stops it as Ctrl-C does (files cleaned up, exit 130)."""
     signal.signal(signal.SIGTERM, signal.default_int_handler)
+    if isinstance(sys.stdout, io.TextIOWrapper):  # a path that is not UTF-8: its own bytes
+        sys.stdout.reconfigure(errors="surrogateescape")
     sys.exit(main())
 
 

@@ -1,6 +1,9 @@
 """The command line as a user meets it: exit codes, outputs, messages."""
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -192,6 +195,17 @@ def test_an_output_path_through_a_symlink_loop_is_a_usage_error(argv, tmp_path, 
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert line.endswith(f": {loop} is a link that leads to itself")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["loop", "q"]
+
+
+def test_a_folder_name_that_is_not_utf8_is_printed_as_its_bytes(tmp_path):
+    """Under a strict UTF-8 stdout (an en_US.UTF-8 terminal), printing the folder a build
+    wrote was exit 3."""
+    folder = os.fsdecode(bytes(tmp_path) + b"/b\xfe")
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(SPECS.parent)}
+    argv = [sys.executable, "-m", "epcg_spec", "build", str(SPECS / "tracery-weather.epcg")]
+    done = subprocess.run([*argv, "--out", folder, "-q"], env=env, capture_output=True)
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert done.stdout.endswith(bytes(tmp_path) + b"/b\xfe/index.html\n")
 
 
 def test_an_internal_error_exits_3_and_keeps_the_traceback_in_a_log(monkeypatch, tmp_path, capsys):
