@@ -41,7 +41,11 @@ class TraceryProblem:
     def expansion(self, origin: str | None = None) -> Expansion:
         spec = self.spec
         return Expansion(
-            spec.symbols, origin or spec.origin, spec.compat, spec.no_repeat, spec.depth
+            spec.symbols,
+            spec.origin if origin is None else origin,
+            spec.compat,
+            spec.no_repeat,
+            spec.depth,
         )
 
     def _expansion(self, ctx: RunContext) -> Expansion:

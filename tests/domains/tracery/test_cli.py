@@ -156,3 +156,9 @@ def test_a_symbol_no_rule_defines_or_pushes_is_a_warning_with_a_near_name(tmp_pa
 
 def test_origin_is_refused_for_other_kinds(capsys):
     assert main(["count", str(SPECS / "nested-universe.yaml"), "--origin", "#x#"]) == 2
+
+
+def test_an_empty_origin_is_expanded_not_taken_for_the_specs(capsys):
+    """--origin '' was the spec's origin (168,420 derivations): a flag ignored."""
+    result = _json(capsys, ["count", str(SPECS / "tracery-weather.epcg"), "--origin", ""])
+    assert (result["origin"], result["count"], result["infinite"]) == ("", 1, False)
