@@ -26,7 +26,7 @@ from ..spec.load import load_document
 from ..spec.params import parse_overrides
 from ..spec.yaml_writer import dump_yaml, schema_reference
 from .errors import OK, run_guarded
-from .params import GivenPath
+from .params import GivenPath, OnceCommand
 from .progress import StderrProgress
 from .validate import validate
 
@@ -55,6 +55,8 @@ _BUILD_VERBS = {"run", "generate", "make", "solve", "gen", "create"}  # what "bu
 
 class _Commands(click.Group):
     """The commands; a spec or a common verb given in place of one says what to write."""
+
+    command_class = OnceCommand
 
     def resolve_command(self, ctx, args):
         name = args[0] if args else ""

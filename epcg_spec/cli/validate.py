@@ -20,7 +20,7 @@ from ..core.errors import Diagnostic, SpecError, UsageError
 from ..core.sizes import counted
 from ..spec.load import check_document, discover, load_document
 from .errors import INVALID, OK, USAGE
-from .params import GivenPath
+from .params import GivenPath, OnceCommand
 
 FORMATS = ("text", "json", "github")
 
@@ -158,7 +158,9 @@ def _prop(text: str) -> str:
     return _data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-@click.command(short_help="Check specs (files, or folders searched) without compiling.")
+@click.command(
+    cls=OnceCommand, short_help="Check specs (files, or folders searched) without compiling."
+)
 @click.argument("paths", nargs=-1, required=True, type=GivenPath())
 @click.option("--quiet", "-q", is_flag=True, help="Print problems only, no summary or skips.")
 @click.option(

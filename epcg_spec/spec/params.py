@@ -21,6 +21,8 @@ def parse_overrides(items: list[str]) -> dict[str, int]:
         name, sep, value = item.partition("=")
         if not sep or not name.strip().isidentifier():
             raise UsageError(f"--param {item!r}: write NAME=VALUE, e.g. --param n=10")
+        if name.strip() in out:  # the first would be ignored without a word
+            raise UsageError(f"--param {name.strip()} is given twice; give it once")
         try:
             out[name.strip()] = int(value)
         except ValueError:

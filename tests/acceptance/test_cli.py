@@ -111,6 +111,11 @@ def test_fmt_points_yaml_at_the_nearest_schemas_folder(tmp_path, capsys):
         (["--param", "n=8", "build", QUEENS], "It goes after the command (it is an option of"),
         (["-q", "build", QUEENS], "epcg-spec build ... -q ..."),
         (["count", QUEENS, "--time-limit", "0"], "'--time-limit': 0.0 is not in the range x>0"),
+        # an option of one value given twice: the first was ignored without a word
+        (["sample", QUEENS, "-n", "2", "--seed", "1", "--seed", "2"], "--seed is given twice"),
+        (["count", QUEENS, "--param", "n=6", "--param", "n=7"], "--param n is given twice"),
+        (["fmt", QUEENS, "--to", "dsl", "-o", "a", "--output", "b"], "--output is given twice"),
+        (["validate", QUEENS, "--format", "json", "--format", "text"], "--format is given"),
         # beyond 64 bits: --seed 2**63 drew what --seed 0 draws, --limit 2**63 was exit 3
         (["sample", QUEENS, "-n", "2", "--seed", str(2**63)], f"<=x<={2**63 - 1}"),
         (["count", SUDOKU, "--limit", str(2**63)], f"'--limit': {2**63} is not in the range 1<=x"),
