@@ -344,6 +344,7 @@ class Spec:
             "--rank": list(ranks) if ranks else None,
             "-n": n,
             "--distinct": distinct,
+            "--seed": seed,
             "--scheduler": scheduler,
         }
         problem = self._checked("sample", flags)

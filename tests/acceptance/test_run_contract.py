@@ -59,7 +59,7 @@ COMMAND_FLAGS = {
         "--scheduler",
         "--device",
     ],
-    "sample": ["--rank", "-n", "--distinct", "--scheduler"],
+    "sample": ["--rank", "-n", "--distinct", "--seed", "--scheduler"],
 }
 ITEMS = {"--shard", "--resume", "--fresh", "--time-limit", "--scheduler"}
 SEED = {"--seed"}  # the builds that draw at random: not space, witness, one given board
@@ -69,19 +69,19 @@ HONOURED = {
         "build": ITEMS | {"--threads", "--no-prune", "--force", "--allow-python", "--device"},
         "count": {"--constrained", "--time-limit", "--threads", "--no-prune", "--allow-python"}
         | {"--scheduler", "--device"},
-        "sample": {"--rank", "-n", "--distinct"},
+        "sample": {"--rank", "-n", "--distinct", "--seed"},
     },
     "witness-must-cross.yaml": {
         "build": {"--shard", "--resume", "--fresh", "--time-limit", "--threads", "--scheduler"}
         | {"--force"},
         "count": {"--constrained", "--time-limit", "--threads", "--scheduler"},
-        "sample": {"--rank", "-n", "--distinct"},
+        "sample": {"--rank", "-n", "--distinct", "--seed"},
     },
     "witness-panel.yaml": {"build": set(), "count": {"--constrained"}, "sample": None},
     "fling.yaml": {
         "build": SEED | {"--threads", "--force", "--scheduler", "--device"},
         "count": {"--constrained", "--threads", "--scheduler", "--device"},
-        "sample": {"--rank", "-n", "--distinct"},
+        "sample": {"--rank", "-n", "--distinct", "--seed"},
     },
     "fling-puzzle.epcg": {"build": set(), "count": None, "sample": None},
     "wfc-pipes.yaml": {"build": ITEMS | SEED | {"--force"}, "count": SEARCH_COUNT, "sample": None},
@@ -106,9 +106,9 @@ HONOURED = {
     "tracery-weather.epcg": {
         "build": ITEMS | SEED | {"--force"},
         "count": set(),
-        "sample": {"--rank", "-n", "--distinct"},
+        "sample": {"--rank", "-n", "--distinct", "--seed"},
     },
-    "nested-dungeon.epcg": {"build": SEED | {"--force"}, "count": set(), "sample": set()},
+    "nested-dungeon.epcg": {"build": SEED | {"--force"}, "count": set(), "sample": SEED},
 }
 CASES = [
     (spec, command, flag, flag in honoured)
@@ -173,6 +173,8 @@ def test_kinds_kind_lists_what_the_kind_honours(capsys):
     assert "build   --force --fresh --resume --scheduler --seed --shard --time-limit" in out
     assert "count   --limit --time-limit" in out
     assert "sample  (not for this kind)" in out
+    assert main(["kinds", "space"]) == 0  # --seed was honoured, and not listed
+    assert "sample  --distinct --rank --seed -n" in capsys.readouterr().out
     assert main(["kinds", "nope"]) == 2
 
 

@@ -21,7 +21,7 @@ class FlingDomain:
     supports: ClassVar[dict[str, frozenset[str]]] = {
         "build": frozenset({"--seed", "--threads", "--force", "--scheduler", "--device"}),
         "count": frozenset({"--constrained", "--threads", "--scheduler", "--device"}),
-        "sample": frozenset({"--rank", "-n", "--distinct"}),
+        "sample": frozenset({"--rank", "-n", "--distinct", "--seed"}),
     }
     options = OPTIONS["fling"]
 

@@ -21,7 +21,7 @@ class NestedDomain:
     supports: ClassVar[dict[str, frozenset[str]]] = {
         "build": frozenset({"--seed", "--force"}),
         "count": frozenset(),
-        "sample": frozenset(),
+        "sample": frozenset({"--seed"}),
     }
     options = OPTIONS["nested"]
 

@@ -27,7 +27,7 @@ class SpaceDomain:
             {"--constrained", "--time-limit", "--threads", "--no-prune", "--allow-python"}
             | {"--scheduler", "--device"}
         ),
-        "sample": frozenset({"--rank", "-n", "--distinct"}),
+        "sample": frozenset({"--rank", "-n", "--distinct", "--seed"}),
     }
     options = ()
 

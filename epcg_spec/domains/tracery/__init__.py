@@ -25,7 +25,7 @@ class TraceryDomain:
             | {"--scheduler"}
         ),
         "count": frozenset(),
-        "sample": frozenset({"--rank", "-n", "--distinct"}),
+        "sample": frozenset({"--rank", "-n", "--distinct", "--seed"}),
     }
     options = OPTIONS["tracery"]
 

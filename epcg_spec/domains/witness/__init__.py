@@ -23,7 +23,7 @@ class WitnessDomain:
             | {"--force"}
         ),
         "count": frozenset({"--constrained", "--time-limit", "--threads", "--scheduler"}),
-        "sample": frozenset({"--rank", "-n", "--distinct"}),
+        "sample": frozenset({"--rank", "-n", "--distinct", "--seed"}),
     }
     options = ()
 
