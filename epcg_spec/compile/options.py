@@ -16,10 +16,11 @@ NESTED_MAX_DEPTH = 32  # as the nested schema's `depth` allows: deeper trees nes
 
 OPTIONS: dict[str, tuple[CliOption, ...]] = {
     "fling": (
-        CliOption(
+        CliOption(  # not sample's: it judges each board it draws alone, with no layers
             "layers-dir",
             "Folder of the stored retrograde layers (default: the cache)",
             "PATH",
+            ("build", "count"),
         ),
     ),
     "nested": (

@@ -60,6 +60,8 @@ def store_root(ctx: RunContext) -> Path:
     """Where layers are kept: --layers-dir (made absolute here, so that cluster workers
     started elsewhere find the same folder), else the cache."""
     given = ctx.options.get("layers_dir")
+    if given == "":  # not the current folder, nor the cache: the flag would be ignored
+        raise UsageError("--layers-dir '': an empty path; give a folder, or leave it out")
     return not_a_file(Path(given), "--layers-dir").resolve() if given else cache_dir() / LAYERS
 
 

@@ -212,3 +212,14 @@ def test_a_layers_dir_that_is_a_file_is_a_usage_error(small, tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "is a file, not a folder" in err
     assert not (tmp_path / "out").exists()
+
+
+def test_an_empty_layers_dir_and_one_for_sample_are_refused(small, tmp_path, capsys):
+    """--layers-dir '' was the cache, and sample's --layers-dir was unused: flags ignored."""
+    argv = ["count", str(small), "--constrained", "--layers-dir", ""]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        "usage error: --layers-dir '': an empty path; give a folder, or leave it out\n"
+    )
+    assert main(["sample", str(small), "--layers-dir", str(tmp_path / "layers")]) == 2
+    assert "No such option '--layers-dir'" in capsys.readouterr().err
