@@ -57,7 +57,7 @@ class NestedProblem:
         """The expected number of elements `build` makes (and holds, as one tree), times
         lower bounds per element."""
         at = ctx.options.get("at")
-        start = Universe(self.spec, ctx.seed).at(at).type if at else self.spec.root
+        start = Universe(self.spec, ctx.seed).at(at).type if at is not None else self.spec.root
         elements = bounded(expected_elements(self.spec, start, self._depth(ctx)))
         return Estimate(
             memory=elements * MIN_MEMORY_PER_ELEMENT,
@@ -73,7 +73,7 @@ class NestedProblem:
     def _browse(self, ctx: RunContext) -> tuple[Universe, dict[str, Any]]:
         universe = Universe(self.spec, ctx.seed)
         at = ctx.options.get("at")
-        element = universe.at(at) if at else universe.root()
+        element = universe.at(at) if at is not None else universe.root()  # '': refused
         return universe, universe.tree(element, self._depth(ctx))
 
     def _result(self, ctx: RunContext, universe: Universe, tree: dict, began: float) -> dict:

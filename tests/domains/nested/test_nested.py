@@ -71,13 +71,17 @@ def test_inheritance_adds_the_other_types_children():
     assert spec.types["inhabitant"].children == spec.types["person"].children
 
 
-def test_browse_from_the_command_line(capsys):
+def test_browse_from_the_command_line(tmp_path, capsys):
     spec = str(SPECS / "nested-universe.yaml")
     assert main(["sample", spec, "--at", "universe/supercluster[0]", "--depth", "0", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["path"] == "universe/supercluster[0]"
     assert main(["sample", spec, "--at", "universe/galaxy[0]"]) == 2
     assert "its children: supercluster[0]" in capsys.readouterr().err
+    for command in (["sample"], ["build", "--out", str(tmp_path / "out")]):
+        assert main([*command, spec, "--at", ""]) == 2  # was the root: a flag ignored
+        assert capsys.readouterr().err == "usage error: --at '': give a path such as universe/...\n"
+    assert not (tmp_path / "out").exists()
 
 
 BROKEN = {
