@@ -14,7 +14,7 @@ from .. import __version__, api
 from ..compile import registry
 from ..core.context import RunOutput
 from ..core.errors import BuildError, Interrupted, UsageError
-from ..core.files import atomic_write, held, not_a_file, output_folder
+from ..core.files import atomic_write, held, in_output_set, not_a_file, output_folder
 from ..core.sizes import INT64_MAX
 from ..output.explain import explain_document
 from ..output.gallery import write_gallery
@@ -483,6 +483,11 @@ def gallery(folders, spec, params, out, open_page, booklet):
         raise UsageError("--open: no web browser found here; leave --open out") from None
     if out is not None:
         not_a_file(Path(out).parent, "--out", Path(out))
+        if in_output_set(Path(out)):
+            raise UsageError(
+                f"--out {out}: a file of the build in {Path(out).parent}, which the page would "
+                "replace; name another file, e.g. index.html"
+            )
     overrides = parse_overrides(list(params)) if params else None
     for folder in folders if booklet else ():
         click.echo(f"booklet: {write_booklet(Path(folder))}")

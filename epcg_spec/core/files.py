@@ -292,6 +292,11 @@ def _running(pid: int) -> bool:
     return True
 
 
+def in_output_set(path: Path) -> bool:
+    """Whether `path` names a file (or folder) of the output set a build wrote beside it."""
+    return Path(path).name in _set_names(Path(path).parent)
+
+
 def _set_names(folder: Path) -> set[str]:
     """The top-level names of the output set recorded in `folder`'s manifest (none if absent)."""
     try:

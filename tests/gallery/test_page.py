@@ -250,6 +250,19 @@ def test_names_that_are_not_utf8_are_written_as_a_url_writes_them(tmp_path, caps
     assert items[0]["pics"] == [] and items[0]["cmd"].startswith("epcg-spec sample SPEC --rank")
 
 
+def test_a_page_over_a_file_of_the_build_is_refused(built, tmp_path, capsys):
+    """--out FOLDER/result.json wrote the page over the build's result.json."""
+    folder = tmp_path / "space"
+    shutil.copytree(built["space"], folder)
+    before = (folder / "result.json").read_bytes()
+    for name in ("result.json", "best-0.svg"):
+        assert main(["gallery", str(folder), "--out", str(folder / name)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"usage error: --out {folder / name}: a file of the build in ")
+    assert (folder / "result.json").read_bytes() == before
+    assert main(["gallery", str(folder), "--out", str(folder / "all.html")]) == 0
+
+
 def test_a_result_that_is_a_pipe_is_refused_not_read(built, tmp_path, capsys):
     folder = tmp_path / "tracery"
     shutil.copytree(built["tracery"], folder)
