@@ -280,7 +280,7 @@ def _distinct(expansion: Expansion, seed: int, picks: range, limit: int) -> list
 def _describe_total(expansion: Expansion) -> str:
     total = _number(expansion.total)
     if expansion.finite:
-        return f"{total} derivations (exact)"
+        return f"{total} derivation{'' if expansion.total == 1 else 's'} (exact)"
     symbols = expansion.recursive_symbols
     if symbols:
         return (

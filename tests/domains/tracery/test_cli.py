@@ -162,3 +162,8 @@ def test_an_empty_origin_is_expanded_not_taken_for_the_specs(capsys):
     """--origin '' was the spec's origin (168,420 derivations): a flag ignored."""
     result = _json(capsys, ["count", str(SPECS / "tracery-weather.epcg"), "--origin", ""])
     assert (result["origin"], result["count"], result["infinite"]) == ("", 1, False)
+
+
+def test_one_derivation_is_counted_in_the_singular(capsys):
+    assert main(["count", str(SPECS / "tracery-weather.epcg"), "--origin", "plain text"]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == "  1 derivation (exact)"
