@@ -11,8 +11,9 @@ TIMING_FIELDS = frozenset({"seconds", "compile_seconds", "cpu_seconds"})
 
 
 def base_result(name: str, kind: str, backend: str, ctx: RunContext) -> dict[str, Any]:
-    """The fields that open every result.json; `inputs` only where the spec read files
-    (sample images, maps, grammars: {path relative to the spec: "sha256:..."})."""
+    """The fields that open every result.json; `params` (every param's value, given or
+    not) only where the spec has params, `inputs` only where it read files (sample images,
+    maps, grammars: {path relative to the spec: "sha256:..."})."""
     fields = {
         "spec": name,
         "kind": kind,
@@ -20,6 +21,8 @@ def base_result(name: str, kind: str, backend: str, ctx: RunContext) -> dict[str
         "version": __version__,
         "seed": ctx.seed,
     }
+    if ctx.source is not None and ctx.source.params:
+        fields["params"] = dict(ctx.source.params)
     if ctx.source is not None and ctx.source.inputs:
         fields["inputs"] = dict(ctx.source.inputs)
     return fields

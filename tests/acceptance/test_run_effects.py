@@ -417,3 +417,14 @@ def test_a_count_that_would_take_days_says_so_within_seconds(capsys):
     err = capsys.readouterr().err
     assert "would take about" in err and "355,687,428,096,000 states" in err
     assert "--time-limit" in err
+
+
+def test_result_json_holds_every_param_the_run_used(tmp_path):
+    """Given with --param or the spec's default; none where the spec has no params."""
+    assert _build("n-queens.yaml", tmp_path / "q", "--param", "n=6") == 0
+    assert list(_result(tmp_path / "q"))[4:6] == ["seed", "params"]
+    assert _result(tmp_path / "q")["params"] == {"n": 6}
+    assert _build("langford.yaml", tmp_path / "l") == 0
+    assert _result(tmp_path / "l")["params"] == {"n": 7}
+    assert _build("sudoku-4x4.epcg", tmp_path / "s") == 0
+    assert "params" not in _result(tmp_path / "s")
