@@ -134,9 +134,9 @@ def gallery_html(sources: list[Source], home: Path) -> str:
     runs, items = [], []
     for index, source in enumerate(sources):
         result = _read_result(source)
-        records = _records(result)
-        runs.append(_run_header(result, records, source, home))
-        items += _items(result, records, source, home, index, len(sources) > 1)
+        records, params = _records(result), _params(source, result)
+        runs.append(_run_header(result, records, source, home, params))
+        items += _items(result, records, source, params, home, index, len(sources) > 1)
     data = {"runs": runs, **_fields(items), "items": items, "page": CARDS_AT_ONCE}
     title = " + ".join(dict.fromkeys(run["spec"] for run in runs))
     template = resources.files(__package__).joinpath("gallery.html").read_text("utf-8")
@@ -154,7 +154,11 @@ def _read_result(source: Source) -> dict[str, Any]:
 
 
 def _run_header(
-    result: dict[str, Any], records: list[dict[str, Any]], source: Source, home: Path
+    result: dict[str, Any],
+    records: list[dict[str, Any]],
+    source: Source,
+    home: Path,
+    params: dict[str, int],
 ) -> dict[str, Any]:
     """The run's name, kind, parameters, seed and headline counts, as display text."""
     stats = [[label, _number(result.get(key))] for key, label in HEADLINE]
@@ -169,7 +173,6 @@ def _run_header(
         and not isinstance(value, dict | list)
         and key not in dict(HEADLINE)
     ]
-    params = _params(source, result["spec"])
     booklet = source.folder / BOOKLET
     return {
         "spec": result["spec"],
@@ -186,18 +189,32 @@ def _run_header(
     }
 
 
-def _params(source: Source, name: str) -> dict[str, int]:
-    """The spec's params with the overrides applied (only the overrides without the spec)."""
-    if source.spec is None:
-        return dict(source.params or {})
-    document = load_document(source.spec)
-    built = document.data.get("name") or Path(source.spec).stem  # an unnamed spec: its file
-    if built != name:
-        raise UsageError(
-            f"--spec {source.spec} builds '{built}', but {source.folder} "
-            f"holds a build of '{name}'; give the spec it was built from"
-        )
-    return resolve_params(document, source.params or {})
+def _params(source: Source, result: dict[str, Any]) -> dict[str, int]:
+    """The params the build used: as its result.json records them (refused where a --param
+    given here names another value), else, for a build written before result.json held
+    them, the spec's with the overrides applied (only the overrides without the spec)."""
+    document = None
+    if source.spec is not None:
+        document = load_document(source.spec)
+        built = document.data.get("name") or Path(source.spec).stem  # unnamed: its file's
+        if built != result["spec"]:
+            raise UsageError(
+                f"--spec {source.spec} builds '{built}', but {source.folder} "
+                f"holds a build of '{result['spec']}'; give the spec it was built from"
+            )
+    overrides = source.params or {}
+    given = overrides if document is None else resolve_params(document, overrides)
+    recorded = result.get("params")
+    if not isinstance(recorded, dict):
+        return dict(given)
+    for name, value in overrides.items():
+        if recorded.get(name) != value:
+            used = ", ".join(f"{k}={v}" for k, v in recorded.items()) or "no params"
+            raise UsageError(
+                f"--param {name}={value}: {source.folder} was built with {used}; "
+                "leave --param out, as its result.json holds the params"
+            )
+    return dict(recorded)
 
 
 def _records(result: dict[str, Any]) -> list[dict[str, Any]]:
@@ -214,6 +231,7 @@ def _items(
     result: dict[str, Any],
     records: list[dict[str, Any]],
     source: Source,
+    params: dict[str, int],
     home: Path,
     run: int,
     merged: bool,
@@ -239,7 +257,7 @@ def _items(
             "files": [folder + n for n in files],
             "scores": scores,
             "tags": tags,
-            "cmd": _command(result, record, source, view),
+            "cmd": _command(result, record, source, view, params),
             "json": dumps(record),
         }
         if not item["pics"]:
@@ -316,17 +334,24 @@ def _label(record: dict[str, Any], k: int) -> str:
     return f"#{k + 1}"
 
 
-def _command(result: dict[str, Any], record: dict[str, Any], source: Source, view: KindView) -> str:
-    """The command that gives this item again (for seeded items: the first of that build)."""
+def _command(
+    result: dict[str, Any],
+    record: dict[str, Any],
+    source: Source,
+    view: KindView,
+    params: dict[str, int],
+) -> str:
+    """The command that gives this item again (for seeded items: the first of that build),
+    with the params the build used."""
     spec = _named(str(source.spec)) if source.spec else "SPEC"
-    params = [f"--param {k}={v}" for k, v in (source.params or {}).items()]
+    overrides = [f"--param {k}={v}" for k, v in params.items()]
     if view.by_rank and record.get("rank") is not None:
         words = ["epcg-spec", "sample", spec, "--rank", str(record["rank"])]
     else:
         own = record.get("seed") if isinstance(record.get("seed"), int) else None
         seed = own if own is not None or not view.seeded else result["seed"]
         words = ["epcg-spec", "build", spec, *(["--seed", str(seed)] if seed is not None else [])]
-    return " ".join([shlex.join(words), *params])
+    return " ".join([shlex.join(words), *overrides])
 
 
 def _relative(path: Path, home: Path) -> str:

@@ -93,6 +93,22 @@ def test_ranked_items_are_regenerated_by_sample_with_the_params(built, capsys):
     assert sampled["state"] == json.loads(item["json"])["state"]
 
 
+def test_the_commands_carry_the_params_the_build_recorded(built, tmp_path, capsys):
+    """Named with --spec alone, the page took the spec's default n=8 for a build of n=6."""
+    folder = tmp_path / "space"
+    shutil.copytree(built["space"], folder)
+    assert json.loads((folder / "result.json").read_text())["params"] == {"n": 6}
+    queens = str(SPECS / "n-queens.yaml")
+    assert main(["gallery", str(folder), "--spec", queens]) == 0
+    item = _data((folder / "index.html").read_text())["items"][0]
+    assert item["cmd"].endswith(" --param n=6")
+    assert main(["gallery", str(folder), "--spec", queens, "--param", "n=7"]) == 2
+    assert capsys.readouterr().err.endswith(
+        f"--param n=7: {folder} was built with n=6; leave --param out, as its result.json "
+        "holds the params\n"
+    )
+
+
 def test_text_kinds_get_text_cards(built):
     items = _data((built["tracery"] / "index.html").read_text())["items"]
     result = json.loads((built["tracery"] / "result.json").read_text())
