@@ -20,6 +20,10 @@ def load_dsl(text: str, source: str) -> Document:
     problems: list[Diagnostic] = []
     try:
         tree = parse(text, "document")
+        if not tree.children:  # nothing but blanks and comments: as the YAML loader says
+            raise SpecError(
+                Diagnostic(Pos(source, 1, 1), "the file is empty", "write a spec mapping")
+            )
         doc.data = _mapping(tree.children, (), doc, text, problems)
     except SyntaxProblem as exc:
         line, col = line_col(text, exc.offset)

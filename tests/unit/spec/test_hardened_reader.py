@@ -257,3 +257,12 @@ def test_a_rooms_tree_past_1000_elements_is_located(tmp_path, capsys):
     assert time.process_time() - began < LIMIT_S
     out = capsys.readouterr().out
     assert out.startswith(f"{rooms}:12:11: the tree holds more than 1,000 elements down to depth 8")
+
+
+@pytest.mark.parametrize("name,text", [("a.yaml", ""), ("a.epcg", ""), ("b.epcg", "# only\n\n")])
+def test_an_empty_spec_is_refused_in_either_syntax(name, text, tmp_path, capsys):
+    """fmt printed `{}` for an empty DSL file, exit 0, where the YAML one was refused."""
+    spec = tmp_path / name
+    spec.write_text(text)
+    assert main(["fmt", str(spec), "--to", "yaml"]) == 1
+    assert capsys.readouterr().err == f"{spec}:1:1: the file is empty; write a spec mapping\n"
