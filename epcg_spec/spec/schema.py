@@ -129,7 +129,14 @@ def schema_errors(data, schema_name: str) -> list[ValidationError]:
 def validate(doc: Document, schema_name: str) -> list[Diagnostic]:
     """Every schema violation of `doc`, one located diagnostic each, in source order."""
     problems = {}
-    for error in schema_errors(doc.data, schema_name):
+    errors = schema_errors(doc.data, schema_name)
+    misspelt = _misspelt_keys(errors)
+    for error in errors:
+        relevant = _most_relevant(error)
+        if relevant.validator == "required" and (
+            (tuple(relevant.absolute_path), _missing_key(relevant)) in misspelt
+        ):
+            continue  # the unknown key beside it, "did you mean '...'?", says it all
         for diag in _diagnostics(doc, error):
             problems.setdefault((diag.pos, diag.message), diag)
     return sorted(problems.values(), key=lambda d: (d.pos.line, d.pos.col, d.message))
@@ -142,6 +149,25 @@ def validate_data(data, schema_name: str) -> list[str]:
         f"{e.message}"
         for e in schema_errors(data, schema_name)
     ]
+
+
+def _misspelt_keys(errors: list[ValidationError]) -> set[tuple[tuple, str]]:
+    """(path, key) for every valid key that an unknown key at that path is a near miss of."""
+    found = set()
+    for error in map(_most_relevant, errors):
+        if error.validator != "additionalProperties" or not isinstance(error.instance, dict):
+            continue
+        allowed = list(error.schema.get("properties", {}))
+        for key in error.instance:
+            if key not in allowed:
+                close = difflib.get_close_matches(key, allowed, n=1)
+                found.update((tuple(error.absolute_path), c) for c in close)
+    return found
+
+
+def _missing_key(error: ValidationError) -> str:
+    """The key a `required` error names."""
+    return error.message.split("'")[1] if "'" in error.message else error.message
 
 
 def _types_wanted(error: ValidationError) -> str:
@@ -159,9 +185,13 @@ def _types_wanted(error: ValidationError) -> str:
 
 
 def _most_relevant(error: ValidationError) -> ValidationError:
-    """For oneOf/anyOf, the branch error that went deepest (the user's likely intent)."""
+    """For oneOf/anyOf, the branch error that went deepest (the user's likely intent); at
+    equal depth, a branch whose type the value has rather than one refusing its type."""
     while error.validator in ("oneOf", "anyOf") and error.context:
-        error = max(error.context, key=lambda e: (len(e.absolute_path), -len(e.schema_path)))
+        error = max(
+            error.context,
+            key=lambda e: (len(e.absolute_path), e.validator != "type", -len(e.schema_path)),
+        )
     return error
 
 
@@ -194,8 +224,7 @@ def _diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
             for key in extras
         ]
     if kind == "required":
-        missing = error.message.split("'")[1] if "'" in error.message else error.message
-        return [doc.diag(path, f"{where} is missing the required key '{missing}'")]
+        return [doc.diag(path, f"{where} is missing the required key '{_missing_key(error)}'")]
     if kind == "type":
         expected = error.validator_value
         names = [expected] if isinstance(expected, str) else list(expected)

@@ -78,6 +78,12 @@ EXPECTED = {
     "all-different.yaml": (
         "4:5: unknown function 'all_different'; did you mean 'distinct'? (aggregates: all, any, count, distinct, max, min, sum)"
     ),
+    "misspelt-required-key.yaml": (
+        "2:18: unknown key 'heigth' in map; did you mean 'height'? (valid keys: blocked, height, width)"
+    ),
+    "unknown-key-in-a-mapping-form.yaml": (
+        "6:5: unknown key 'posible' in types.town; did you mean 'possible'? (valid keys: always, children, inherit, name, possible, rare)"
+    ),
     "objective-not-a-mapping.yaml": (
         '3:12: objective must be a mapping, not "maximize q[0]"; write {maximize: EXPR} or {minimize: EXPR}, or {python: MODULE:FUNCTION, sense: maximize|minimize}'
     ),
