@@ -22,16 +22,17 @@ def load_nested_spec(doc: Document, params: dict[str, Any]) -> NestedSpec:
     }
     problems: list[Diagnostic] = []
     own: dict[str, tuple[list[ChildRule], list[str]]] = {}
+    named_at: dict[str, dict[str, tuple]] = {}
     namings: dict[str, str] = {}
     for type_name, node in data["types"].items():
         path = ("types", type_name)
         try:
-            own[type_name] = _children(node)
-        except ValueError as exc:
-            problems.append(doc.diag(path, str(exc)))
-            own[type_name] = ([], [])
+            *own[type_name], named_at[type_name] = _children(node)
+        except _EntryError as exc:
+            problems.append(doc.diag((*path, *exc.where), str(exc)))
+            own[type_name], named_at[type_name] = ([], []), {}
         namings[type_name] = _naming(type_name, node, symbols)
-    _check_names(doc, own, problems)
+    _check_names(doc, own, named_at, problems)
     if data["root"] not in own:
         problems.append(_unknown(doc, ("root",), data["root"], own))
     if problems:
@@ -50,28 +51,44 @@ def load_nested_spec(doc: Document, params: dict[str, Any]) -> NestedSpec:
     )
 
 
-def _children(node: Any) -> tuple[list[ChildRule], list[str]]:
-    """A type's own children and the types it inherits from."""
+class _EntryError(ValueError):
+    """A child entry's problem, with where the entry is inside its type."""
+
+    def __init__(self, message: str, where: tuple) -> None:
+        super().__init__(message)
+        self.where = where
+
+
+def _children(node: Any) -> tuple[list[ChildRule], list[str], dict[str, tuple]]:
+    """A type's own children, the types it inherits from, and where each type is named."""
     if isinstance(node, str):
-        return notation.compact(node)
+        try:
+            return (*notation.compact(node), {})
+        except ValueError as exc:
+            raise _EntryError(str(exc), ()) from None
     rules: list[ChildRule] = []
     inherited = list(node.get("inherit") or [])
-    for entry in node.get("children") or []:
-        if isinstance(entry, list):
-            rules.append(ChildRule(tuple(entry)))
-            continue
-        found = notation.orteil(entry)
+    named_at = {name: ("inherit", i) for i, name in enumerate(inherited)}
+    entries = [("children", i, e) for i, e in enumerate(node.get("children") or [])]
+    entries += [(k, i, e) for k in notation.KINDS for i, e in enumerate(node.get(k) or [])]
+    for kind, i, entry in entries:
+        try:
+            found = _entry(entry, kind)
+        except ValueError as exc:
+            raise _EntryError(str(exc), (kind, i)) from None
         if isinstance(found, str):
             inherited.append(found)
         else:
             rules.append(found)
-    for kind in notation.KINDS:
-        for entry in node.get(kind) or []:
-            rules.append(_entry(entry, kind))
-    return rules, inherited
+        for name in [found] if isinstance(found, str) else found.types:
+            named_at.setdefault(name, (kind, i))
+    return rules, inherited, named_at
 
 
-def _entry(entry: Any, kind: str) -> ChildRule:
+def _entry(entry: Any, kind: str) -> ChildRule | str:
+    """One entry of `children` (Orteil's notation, or a list to pick from) or of a kind."""
+    if kind == "children":
+        return ChildRule(tuple(entry)) if isinstance(entry, list) else notation.orteil(entry)
     if isinstance(entry, str):
         return notation.item(entry, kind)
     lo, hi, chance = notation.amount(str(entry.get("count", "")), kind)
@@ -101,12 +118,13 @@ def _naming(type_name: str, node: Any, symbols: dict) -> str:
     return "".join(parts)
 
 
-def _check_names(doc: Document, own: dict, problems: list[Diagnostic]) -> None:
+def _check_names(doc: Document, own: dict, named_at: dict, problems: list[Diagnostic]) -> None:
     for type_name, (rules, inherited) in own.items():
         path = ("types", type_name)
         for name in [t for r in rules for t in r.types] + inherited:
             if name not in own:
-                problems.append(_unknown(doc, path, name, own))
+                where = named_at[type_name].get(name, ())
+                problems.append(_unknown(doc, (*path, *where), name, own))
 
 
 def _unknown(doc: Document, path: tuple, name: str, known: dict) -> Diagnostic:

@@ -40,7 +40,7 @@ def amount(text: str, kind: str) -> tuple[int, int, Fraction]:
     lo = int(match["lo"])
     hi = int(match["hi"]) if match["hi"] else lo
     if hi < lo:
-        raise ValueError(f"the range {text} ends before it starts")
+        raise ValueError(f"the range {text} ends before it starts; write {hi}-{lo}")
     if hi > MAX_COUNT:
         raise ValueError(f"the count {text} is more than {MAX_COUNT:,} children")
     return lo, hi, Fraction(1)

@@ -93,6 +93,15 @@ BROKEN = {
         "4:6: a clause starts with 'sometimes'; start each with always, possible, rare or inherit"
     ),
     "kind: nested\nroot: c\ntypes:\n  a: 'always a'\n": "2:7: unknown element type 'c' (types: a)",
+    "kind: nested\nroot: a\ntypes:\n  a:\n    name: A\n    always: [a, bb]\n  b: 'always a'\n": (
+        "6:17: unknown element type 'bb'; did you mean 'b'? (types: a, b)"
+    ),
+    "kind: nested\nroot: a\ntypes:\n  a:\n    name: A\n    possible: [a 0-1, a 6-3]\n": (
+        "6:23: the range 6-3 ends before it starts; write 3-6"
+    ),
+    "kind: nested\nroot: a\ntypes:\n  a:\n    name: A\n    children: ['a,1', 'a,200%']\n": (
+        "6:23: the chance 200% must be above 0% and at most 100%"
+    ),
 }
 
 
