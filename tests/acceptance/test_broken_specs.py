@@ -84,6 +84,9 @@ EXPECTED = {
     "unknown-key-in-a-mapping-form.yaml": (
         "6:5: unknown key 'posible' in types.town; did you mean 'possible'? (valid keys: always, children, inherit, name, possible, rare)"
     ),
+    "sudoku-too-many-clues.epcg": (
+        "3:18: generate.clues is 20, but a 4 x 4 grid has 16 cells; choose 0..16"
+    ),
     "objective-not-a-mapping.yaml": (
         '3:12: objective must be a mapping, not "maximize q[0]"; write {maximize: EXPR} or {minimize: EXPR}, or {python: MODULE:FUNCTION, sense: maximize|minimize}'
     ),

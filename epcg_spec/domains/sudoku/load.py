@@ -48,7 +48,11 @@ def load_sudoku_spec(doc: Document, params: dict[str, Any]) -> SudokuSpec:
         )
     if generate.clues > box**4:
         raise SpecError(
-            doc.diag(("generate", "clues"), f"a {box * box} x {box * box} grid has {box**4} cells")
+            doc.diag(
+                ("generate", "clues"),
+                f"generate.clues is {generate.clues}, but a {box * box} x {box * box} grid "
+                f"has {box**4} cells; choose 0..{box**4}",
+            )
         )
     puzzle = _grid(doc, box) if "puzzle" in data else None
     return SudokuSpec(
