@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +21,7 @@ GALLERY_SCHEMA = "gallery.schema.json"  # what `epcg-spec gallery` reads: page a
 # result.json grows with a build's items (a minimal Sudoku puzzle about 900 bytes): far
 # above MAX_INPUT_BYTES for a large build, still bounded for a file that is not one
 MAX_RESULT_BYTES = 2 << 30
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # \ud800-\udfff, half of a pair
 SELF_CHECKED = 100  # a long list's first and last elements the check of our own result reads
 
 
@@ -83,7 +85,7 @@ def read_checked(path: Path, schema: str, what: str) -> dict[str, Any]:
     try:
         data = read_bounded(path, MAX_RESULT_BYTES)
         result = json.loads(data)
-        if b"\\u" in data:  # an escape may name half a surrogate pair, which UTF-8 cannot hold
+        if _SURROGATE_ESCAPE.search(data):  # a lone half, which UTF-8 cannot hold, maybe
             json.dumps(result, ensure_ascii=False).encode("utf-8")  # a UnicodeEncodeError if so
         problems = validate_data(result, RESULT_SCHEMA) or validate_data(result, schema)
     except (OSError, ValueError, RecursionError) as exc:  # deep nesting: RecursionError
