@@ -105,18 +105,28 @@ def not_a_file(folder: Path, flag: str = "--out", given: Path | None = None) -> 
             break
         if place.exists():
             raise UsageError(f"{flag} {given or folder}: {place} is a file, not a folder")
-        if place.is_symlink() and _loops(place):
+        if place.is_symlink() and loops(place):
             raise UsageError(f"{flag} {given or folder}: {place} is a link that leads to itself")
     return folder
 
 
-def _loops(link: Path) -> bool:
+def loops(link: Path) -> bool:
     """Whether following the symbolic link `link` comes back to it (ELOOP)."""
     try:
         os.stat(link)
     except OSError as exc:
         return exc.errno == errno.ELOOP
     return False
+
+
+def why_absent(path: Path) -> str:
+    """Why `path`, which does not exist, cannot be read: no such file, or a link that
+    leads to itself or to nothing."""
+    if not path.is_symlink():
+        return "no such file"
+    if loops(path):
+        return "a symbolic link that leads to itself"
+    return f"a symbolic link to {os.readlink(path)}, which does not exist"
 
 
 @contextmanager

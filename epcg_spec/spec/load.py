@@ -14,7 +14,7 @@ from ..compile import registry
 from ..compile.protocols import Domain
 from ..core import inputs
 from ..core.errors import Diagnostic, Pos, SpecError, UsageError
-from ..core.files import NotReadable, read_bounded
+from ..core.files import NotReadable, read_bounded, why_absent
 from .document import Document
 from .params import resolve_params
 from .schema import validate
@@ -38,7 +38,7 @@ class Loaded:
 def read_text(path: Path) -> str:
     """The text of a spec file; a missing or unreadable file is a usage error."""
     if not path.exists():
-        raise UsageError(f"{path}: no such file")
+        raise UsageError(f"{path}: {why_absent(path)}")
     if path.is_dir():
         raise UsageError(f"{path} is a folder; give a spec file")
     try:

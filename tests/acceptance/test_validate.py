@@ -89,8 +89,9 @@ def test_a_pipe_or_broken_link_named_like_a_spec_is_reported_skipped(folder, cap
     assert main(["validate", str(folder)]) == 1
     err = capsys.readouterr().err.splitlines()
     assert f"{folder}/pipe.yaml: skipped: is not a regular file" in err
-    assert f"{folder}/broken.epcg: skipped: no such file" in err
-    assert f"{folder}/loop.yaml: skipped: no such file" in err
+    nowhere = f"a symbolic link to {folder}/nowhere.epcg, which does not exist"
+    assert f"{folder}/broken.epcg: skipped: {nowhere}" in err
+    assert f"{folder}/loop.yaml: skipped: a symbolic link that leads to itself" in err
     assert err[-1] == "2 specs checked: 1 valid, 1 invalid; skipped 5 files that are not specs"
 
 
