@@ -87,6 +87,9 @@ EXPECTED = {
     "sudoku-too-many-clues.epcg": (
         "3:18: generate.clues is 20, but a 4 x 4 grid has 16 cells; choose 0..16"
     ),
+    "sudoku-box-mismatch.yaml": (
+        "3:9: the puzzle has 9 rows but box: 2 makes a 4 x 4 grid; give 4 rows of 4 cells or box: 3"
+    ),
     "objective-not-a-mapping.yaml": (
         '3:12: objective must be a mapping, not "maximize q[0]"; write {maximize: EXPR} or {minimize: EXPR}, or {python: MODULE:FUNCTION, sense: maximize|minimize}'
     ),
@@ -111,7 +114,15 @@ def test_validate_reports_exactly_one_located_line(name, capsys):
     assert "Traceback" not in out + err
 
 
-@pytest.mark.parametrize("name", ["unknown-name.yaml", "dsl-unclosed.epcg", "too-large.yaml"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "unknown-name.yaml",
+        "dsl-unclosed.epcg",
+        "too-large.yaml",
+        "sudoku-box-mismatch.yaml",
+    ],
+)
 def test_build_of_a_broken_spec_writes_nothing(name, tmp_path, capsys):
     out_dir = tmp_path / "out"
     code = main(["build", str(BROKEN / name), "--out", str(out_dir)])

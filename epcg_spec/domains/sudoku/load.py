@@ -12,6 +12,7 @@ from ...spec.document import Document
 from .model import DIGITS, Generate, SudokuSpec
 
 BLANKS = ".0_"
+Cell = tuple[tuple[str | int, ...], int, str]  # the string's path, the offset, the character
 
 
 def load_sudoku_spec(doc: Document, params: dict[str, Any]) -> SudokuSpec:
@@ -68,36 +69,64 @@ def load_sudoku_spec(doc: Document, params: dict[str, Any]) -> SudokuSpec:
 
 def _grid(doc: Document, box: int) -> np.ndarray:
     """The puzzle's digits, row by row; whitespace, '|', '-' and '+' are layout only."""
-    side = box * box
-    symbols = DIGITS[:side]
+    symbols = DIGITS[: box * box]
+    rows = _rows(doc)
+    _refuse_non_digits(doc, rows, box, DIGITS)
+    _refuse_size(doc, box, rows)
+    _refuse_non_digits(doc, rows, box, symbols)
+    return np.array(
+        [-1 if c in BLANKS else symbols.index(c.upper()) for row in rows for *_, c in row],
+        dtype=np.int64,
+    )
+
+
+def _rows(doc: Document) -> list[list[Cell]]:
+    """The puzzle's cells, one list per line (of the text or of each item) holding any."""
     node = doc.data["puzzle"]
     texts = node if isinstance(node, list) else [node]
-    values: list[int] = []
-    problems: list[Diagnostic] = []
+    rows: list[list[Cell]] = []
     for i, text in enumerate(texts):
         path = ("puzzle", i) if isinstance(node, list) else ("puzzle",)
-        for offset, char in enumerate(text):
-            if char.isspace() or char in "|-+":
-                continue
-            if char in BLANKS:
-                values.append(-1)
-            elif char.upper() in symbols:
-                values.append(symbols.index(char.upper()))
-            else:
-                problems.append(
-                    Diagnostic(
-                        doc.text_pos(path, offset),
-                        f"{char!r} is not a digit of a {side} x {side} grid",
-                        f"digits: {symbols}, blanks: '.' or '0'",
-                    )
-                )
+        start = 0
+        for line in text.split("\n"):
+            row = [
+                (path, start + offset, char)
+                for offset, char in enumerate(line)
+                if not (char.isspace() or char in "|-+")
+            ]
+            rows += [row] if row else []
+            start += len(line) + 1
+    return rows
+
+
+def _refuse_non_digits(doc: Document, rows: list[list[Cell]], box: int, symbols: str) -> None:
+    """Every cell not a blank nor one of `symbols`, one line each."""
+    side = box * box
+    problems = [
+        Diagnostic(
+            doc.text_pos(path, offset),
+            f"{char!r} is not a digit of a {side} x {side} grid",
+            f"digits: {DIGITS[:side]}, blanks: '.' or '0'",
+        )
+        for row in rows
+        for path, offset, char in row
+        if char not in BLANKS and char.upper() not in symbols
+    ]
     if problems:
         raise SpecError(problems)
-    if len(values) != side * side:
-        raise SpecError(
-            doc.diag(
-                ("puzzle",),
-                f"the puzzle has {len(values)} cells, a {side} x {side} grid has {side * side}",
-            )
-        )
-    return np.array(values, dtype=np.int64)
+
+
+def _refuse_size(doc: Document, box: int, rows: list[list[Cell]]) -> None:
+    """One line where the puzzle's cells do not make the grid that `box` gives."""
+    side, cells = box * box, sum(map(len, rows))
+    if cells == side * side:
+        return
+    fits = next((b for b in (2, 3, 4) if b**4 == cells), None)
+    setting = f"box: {box}" if "box" in doc.data else f"box: {box} (the default)"
+    if len(rows) > 1 and all(len(row) == len(rows) for row in rows):
+        message = f"the puzzle has {len(rows)} rows but {setting} makes a {side} x {side} grid"
+        hint = f"give {side} rows of {side} cells"
+    else:
+        message = f"the puzzle has {cells} cells, a {side} x {side} grid has {side * side}"
+        hint = f"give {side * side} cells"
+    raise SpecError(doc.diag(("puzzle",), message, hint + (f" or box: {fits}" if fits else "")))

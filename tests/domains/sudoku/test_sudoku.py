@@ -134,6 +134,15 @@ def test_a_sixteen_by_sixteen_puzzle(run):
     [
         ({"puzzle": "12x"}, "'x' is not a digit of a 9 x 9 grid"),
         ({"puzzle": "123"}, "the puzzle has 3 cells, a 9 x 9 grid has 81"),
+        (
+            {"box": 2, "puzzle": "1" * 81},
+            "the puzzle has 81 cells, a 4 x 4 grid has 16; give 16 cells or box: 3",
+        ),
+        (
+            {"puzzle": ["12 34", "34 12", "21 43", "43 21"]},
+            "the puzzle has 4 rows but box: 3 (the default) makes a 9 x 9 grid; "
+            "give 9 rows of 9 cells or box: 2",
+        ),
         ({"generate": {"minimal": True, "symmetric": True}}, "minimal only clue pair by clue pair"),
         ({"box": 5}, "box is 5, which is not allowed"),
         ({"generate": {"puzzle": 1}}, "unknown key 'puzzle'"),
