@@ -90,6 +90,9 @@ EXPECTED = {
     "sudoku-box-mismatch.yaml": (
         "3:9: the puzzle has 9 rows but box: 2 makes a 4 x 4 grid; give 4 rows of 4 cells or box: 3"
     ),
+    "sudoku-duplicate-digit.yaml": (
+        "5:11: the puzzle has two 5s in row 3 (r3c1 and r3c7); a digit appears once per row, column and box"
+    ),
     "objective-not-a-mapping.yaml": (
         '3:12: objective must be a mapping, not "maximize q[0]"; write {maximize: EXPR} or {minimize: EXPR}, or {python: MODULE:FUNCTION, sense: maximize|minimize}'
     ),
@@ -121,6 +124,7 @@ def test_validate_reports_exactly_one_located_line(name, capsys):
         "dsl-unclosed.epcg",
         "too-large.yaml",
         "sudoku-box-mismatch.yaml",
+        "sudoku-duplicate-digit.yaml",
     ],
 )
 def test_build_of_a_broken_spec_writes_nothing(name, tmp_path, capsys):

@@ -74,10 +74,10 @@ def _grid(doc: Document, box: int) -> np.ndarray:
     _refuse_non_digits(doc, rows, box, DIGITS)
     _refuse_size(doc, box, rows)
     _refuse_non_digits(doc, rows, box, symbols)
-    return np.array(
-        [-1 if c in BLANKS else symbols.index(c.upper()) for row in rows for *_, c in row],
-        dtype=np.int64,
-    )
+    cells = [cell for row in rows for cell in row]
+    values = [-1 if c in BLANKS else symbols.index(c.upper()) for *_, c in cells]
+    _refuse_clash(doc, box, cells, values)
+    return np.array(values, dtype=np.int64)
 
 
 def _rows(doc: Document) -> list[list[Cell]]:
@@ -130,3 +130,32 @@ def _refuse_size(doc: Document, box: int, rows: list[list[Cell]]) -> None:
         message = f"the puzzle has {cells} cells, a {side} x {side} grid has {side * side}"
         hint = f"give {side * side} cells"
     raise SpecError(doc.diag(("puzzle",), message, hint + (f" or box: {fits}" if fits else "")))
+
+
+def _refuse_clash(doc: Document, box: int, cells: list[Cell], values: list[int]) -> None:
+    """One line, at its second place, for the first digit given twice in a unit."""
+    side = box * box
+    seen: dict[tuple[str, int, int], int] = {}
+    for index, value in enumerate(values):
+        if value < 0:
+            continue
+        row, col = divmod(index, side)
+        units = (("row", row), ("column", col), ("box", row // box * box + col // box))
+        for unit, number in units:
+            first = seen.setdefault((unit, number, value), index)
+            if first != index:
+                path, offset, _ = cells[index]
+                raise SpecError(
+                    Diagnostic(
+                        doc.text_pos(path, offset),
+                        f"the puzzle has two {DIGITS[value]}s in {unit} {number + 1} "
+                        f"({_cell_name(first, side)} and {_cell_name(index, side)})",
+                        "a digit appears once per row, column and box",
+                    )
+                )
+
+
+def _cell_name(index: int, side: int) -> str:
+    """A cell as players name it: r3c7 (row and column from 1)."""
+    row, col = divmod(index, side)
+    return f"r{row + 1}c{col + 1}"

@@ -143,6 +143,14 @@ def test_a_sixteen_by_sixteen_puzzle(run):
             "the puzzle has 4 rows but box: 3 (the default) makes a 9 x 9 grid; "
             "give 9 rows of 9 cells or box: 2",
         ),
+        (
+            {"puzzle": ["1" + "." * 8] + ["." * 9] * 7 + ["1" + "." * 8]},
+            "the puzzle has two 1s in column 1 (r1c1 and r9c1)",
+        ),
+        (
+            {"box": 2, "puzzle": ["...2", "..2.", "....", "...."]},
+            "the puzzle has two 2s in box 2 (r1c4 and r2c3)",
+        ),
         ({"generate": {"minimal": True, "symmetric": True}}, "minimal only clue pair by clue pair"),
         ({"box": 5}, "box is 5, which is not allowed"),
         ({"generate": {"puzzle": 1}}, "unknown key 'puzzle'"),
