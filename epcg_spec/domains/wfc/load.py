@@ -796,8 +796,7 @@ def _fixed(doc, path, item, run: WfcRun, problems) -> None:
             )
             return
         if not all(-n <= c < n for c, n in zip(at, sizes, strict=True)):
-            shown = " x ".join(map(str, sizes))
-            problems.add(doc, (*path, "at"), f"{list(at)} is outside the {shown} output")
+            problems.add(doc, (*path, "at"), *_outside(at, sizes))
             return
         xs, ys = np.array([at[0] % width]), np.array([at[1] % height])
         if cube:
@@ -822,6 +821,16 @@ def _fixed(doc, path, item, run: WfcRun, problems) -> None:
             return
         xs, ys = np.full(height, x % width), np.arange(height)
     _apply(run, xs, ys, what, zs)
+
+
+def _outside(at: list[int], sizes: tuple[int, ...]) -> tuple[str, str]:
+    """What is wrong with a cell `at` beyond the output's `sizes`, and each axis's range."""
+    ranges = [f"{axis} is 0-{n - 1}" for axis, n in zip("xyz", sizes, strict=False)]
+    shown = " x ".join(map(str, sizes))
+    return (
+        f"at: {list(at)} lies outside the {shown} output",
+        f"{', '.join(ranges[:-1])} and {ranges[-1]} (-1 is the last)",
+    )
 
 
 def _fixed_map(doc, path, item, run: WfcRun, problems) -> None:
