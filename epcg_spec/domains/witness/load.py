@@ -132,7 +132,7 @@ def _pieces(doc: Document, problems: list[Diagnostic]) -> tuple[Piece, ...]:
 
 def _symbols(doc, grid: Grid, pieces, params, problems) -> list[Symbol]:
     symbols: list[Symbol] = []
-    taken: dict[tuple[bool, int], DocPath] = {}
+    taken: dict[tuple[bool, int], tuple[DocPath, str]] = {}
     for i, item in enumerate(doc.data["panel"].get("constraints") or []):
         path = ("panel", "constraints", i)
         try:
@@ -142,15 +142,27 @@ def _symbols(doc, grid: Grid, pieces, params, problems) -> list[Symbol]:
             continue
         key = (symbol.kind in SLOT_KINDS, symbol.at)
         if key in taken:
-            first = doc.pos(taken[key])
-            where = "slot" if key[0] else "cell"
-            problems.append(
-                doc.diag(path, f"this {where} already holds a symbol (at {first.line}:{first.col})")
-            )
+            problems.append(_clash(doc, grid, path, symbol, *taken[key]))
             continue
-        taken[key] = path
+        taken[key] = (path, symbol.kind)
         symbols.append(symbol)
     return symbols
+
+
+def _clash(doc, grid: Grid, path: DocPath, symbol: Symbol, first: DocPath, kind: str) -> Diagnostic:
+    """The symbol at `path` placed where the `kind` symbol at `first` already is."""
+    at = doc.pos(first)
+    if symbol.kind in CELL_KINDS:
+        return doc.diag(path, f"this cell already holds a symbol (at {at.line}:{at.col})")
+    ends = [list(v) for v in grid.slot_ends(symbol.at)]
+    where = f"vertex {ends[0]}" if len(ends) == 1 else f"edge {ends}"
+    if kind == symbol.kind:
+        return doc.diag(path, f"{where} is {kind} twice (first at {at.line}:{at.col})", "drop one")
+    return doc.diag(
+        path,
+        f"{where} is both {kind} (at {at.line}:{at.col}) and {symbol.kind} (here)",
+        "the line cannot both use it and avoid it: drop one",
+    )
 
 
 def _symbol(doc, path, item: dict, grid: Grid, pieces, params) -> Symbol:

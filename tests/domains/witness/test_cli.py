@@ -89,6 +89,15 @@ BROKEN = {
     ),
     "panel:\n  size: [3, 3]\n  constraints:\n    - {star: white, at: [1, 1]}\n"
     "    - {triangle: 2, at: [1, 1]}\n": "7:7: this cell already holds a symbol (at 6:7)",
+    "panel:\n  size: [3, 3]\n  constraints:\n    - {must_cross: [[0, 0], [1, 0]]}\n"
+    "    - {square: white, at: [0, 0]}\n    - {cannot_cross: [[1, 0], [0, 0]]}\n": (
+        "8:7: edge [[0, 0], [1, 0]] is both must_cross (at 6:7) and cannot_cross (here); "
+        "the line cannot both use it and avoid it: drop one"
+    ),
+    "panel:\n  size: [3, 3]\n  constraints:\n    - {cannot_cross: [2, 1]}\n"
+    "    - {cannot_cross: [2, 1]}\n": (
+        "7:7: vertex [2, 1] is cannot_cross twice (first at 6:7); drop one"
+    ),
     "panel:\n  size: [3, 3]\n  constraints:\n    - {must_cross: [[0, 0], [1, 1]]}\n": (
         "6:20: [0, 0] and [1, 1] are not neighbours, so not an edge"
     ),
