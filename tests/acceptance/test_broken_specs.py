@@ -94,7 +94,7 @@ EXPECTED = {
         "5:11: the puzzle has two 5s in row 3 (r3c1 and r3c7); a digit appears once per row, column and box"
     ),
     "wfc-at-outside.yaml": (
-        "7:10: at: [12, 3] lies outside the 10 x 8 output; x is 0-9 and y is 0-7 (-1 is the last)"
+        "7:10: at: [12, 3] lies outside the 10 x 8 grid; x is 0-9 and y is 0-7 (-1 is the last)"
     ),
     "objective-not-a-mapping.yaml": (
         '3:12: objective must be a mapping, not "maximize q[0]"; write {maximize: EXPR} or {minimize: EXPR}, or {python: MODULE:FUNCTION, sense: maximize|minimize}'

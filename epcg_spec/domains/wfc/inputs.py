@@ -31,6 +31,18 @@ class Problems:
             raise SpecError(self.found)
 
 
+def outside(
+    key: str, cell: list[int], sizes: tuple[int, ...], negatives: bool = True
+) -> tuple[str, str]:
+    """What is wrong with a `cell` (written after `key`) beyond a grid of `sizes` (x, y[, z]),
+    and each axis's range: from -n where `negatives` count back from the end."""
+    ranges = [f"{axis} is 0-{n - 1}" for axis, n in zip("xyz", sizes, strict=False)]
+    return (
+        f"{key}{list(cell)} lies outside the {' x '.join(map(str, sizes))} grid",
+        f"{', '.join(ranges[:-1])} and {ranges[-1]}" + (" (-1 is the last)" if negatives else ""),
+    )
+
+
 MAX_PIXELS = 1 << 24
 """Pixels an image a spec names may have (a 4096 x 4096 mask): a few kilobytes of PNG can
 claim billions, which decoding would hold in memory."""

@@ -19,7 +19,7 @@ from .examples import learn, read_map, stand_in
 from .formats import read_tileset
 from .formats_vox import NotVox, read_vox
 from .hexpatterns import HexPatterns, extract_hex, sample_values
-from .inputs import Problems, read_image
+from .inputs import Problems, outside, read_image
 from .masks import read_mask
 from .model import DEFAULT_SIZE, Connection, Count, Distance, Restriction, WfcRun, WfcSpec
 from .orbits import (
@@ -796,7 +796,7 @@ def _fixed(doc, path, item, run: WfcRun, problems) -> None:
             )
             return
         if not all(-n <= c < n for c, n in zip(at, sizes, strict=True)):
-            problems.add(doc, (*path, "at"), *_outside(at, sizes))
+            problems.add(doc, (*path, "at"), *outside("at: ", at, sizes))
             return
         xs, ys = np.array([at[0] % width]), np.array([at[1] % height])
         if cube:
@@ -821,16 +821,6 @@ def _fixed(doc, path, item, run: WfcRun, problems) -> None:
             return
         xs, ys = np.full(height, x % width), np.arange(height)
     _apply(run, xs, ys, what, zs)
-
-
-def _outside(at: list[int], sizes: tuple[int, ...]) -> tuple[str, str]:
-    """What is wrong with a cell `at` beyond the output's `sizes`, and each axis's range."""
-    ranges = [f"{axis} is 0-{n - 1}" for axis, n in zip("xyz", sizes, strict=False)]
-    shown = " x ".join(map(str, sizes))
-    return (
-        f"at: {list(at)} lies outside the {shown} output",
-        f"{', '.join(ranges[:-1])} and {ranges[-1]} (-1 is the last)",
-    )
 
 
 def _fixed_map(doc, path, item, run: WfcRun, problems) -> None:
@@ -1051,11 +1041,12 @@ def _distance(doc, path, item, run: WfcRun, problems) -> None:
     sizes = run.topology.shape[: 3 if run.topology.grid == "cube" else 2]
     for key in ("from", "to"):
         cell = item[key]
-        if len(cell) != len(sizes) or not all(
-            0 <= c < n for c, n in zip(cell, sizes, strict=False)
-        ):
-            shown = " x ".join(map(str, sizes))
-            problems.add(doc, (*path, key), f"{cell} is not a cell of the {shown} grid")
+        if len(cell) != len(sizes):
+            axes = ", ".join("xyz"[: len(sizes)])
+            problems.add(doc, (*path, key), f"a cell of a {run.topology.grid} grid is [{axes}]")
+            return
+        if not all(0 <= c < n for c, n in zip(cell, sizes, strict=True)):
+            problems.add(doc, (*path, key), *outside(f"{key}: ", cell, sizes, negatives=False))
             return
         number = int(run.topology.index(np.array([list(cell) + [0] * (3 - len(cell))]))[0])
         if not run.topology.inside()[number]:

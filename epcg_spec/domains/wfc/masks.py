@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from .examples import read_map
-from .inputs import Problems, read_image
+from .inputs import Problems, outside, read_image
 
 
 def read_mask(
@@ -48,8 +48,8 @@ def read_mask(
                 problems.add(doc, (*path, "cells", i), f"{cell} has a z but the grid is flat")
                 return None
             if not all(0 <= c < n for c, n in zip(cell, shape, strict=False)):
-                shown = " x ".join(map(str, shape if layers > 1 else shape[:2]))
-                problems.add(doc, (*path, "cells", i), f"{cell} is outside the {shown} grid")
+                sizes = shape if layers > 1 else shape[:2]
+                problems.add(doc, (*path, "cells", i), *outside("", cell, sizes, negatives=False))
                 return None
             if len(cell) == 3:
                 inside[cell[2], cell[1], cell[0]] = False

@@ -198,7 +198,7 @@ BROKEN = [
     ({"model": "overlapping", "sample": str(DATA / "maze.png"), "mirror": ["x"]},
      "'mirror' applies to the tiled model"),
     ({**SQUARE_LINES, "size": 4, "distance": [{"from": [0, 0], "to": [4, 0], "tiles": ["line"]}]},
-     "[4, 0] is not a cell of the 4 x 4 grid"),
+     "to: [4, 0] lies outside the 4 x 4 grid"),
     ({**SQUARE_LINES, "distance": [{"from": [0, 0], "to": [1, 0], "tiles": ["line"],
                                     "min": 5, "max": 2}]}, "min 5 is more than max 2"),
     ({**SQUARE_LINES, "acyclic": {"tiles": ["line"], "exits": {"line": ["east"]}}},

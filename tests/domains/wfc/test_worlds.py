@@ -377,11 +377,14 @@ BROKEN = [
         "'up' is not a direction of a hex grid",
     ),
     ({**CUBE_TERRAIN, "write": ["tmx"]}, "'tmx' files are not written for cube"),
-    ({**LINES, "mask": {"cells": [[5, 0]]}, "size": 4}, "[5, 0] is outside the 4 x 4 grid"),
+    (
+        {**LINES, "mask": {"cells": [[5, 0]]}, "size": 4},
+        "[5, 0] lies outside the 4 x 4 grid; x is 0-3 and y is 0-3",
+    ),
     ({**LINES, "fixed": [{"at": [1, 1, 1], "tile": "line"}]}, "a cell of a hex grid is [x, y]"),
     (
         {**LINES, "width": 6, "height": 5, "fixed": [{"at": [2, -6], "tile": "line"}]},
-        "at: [2, -6] lies outside the 6 x 5 output; x is 0-5 and y is 0-4 (-1 is the last)",
+        "at: [2, -6] lies outside the 6 x 5 grid; x is 0-5 and y is 0-4 (-1 is the last)",
     ),
     (
         {
@@ -391,7 +394,7 @@ BROKEN = [
             "depth": 2,
             "fixed": [{"at": [0, 0, 2], "tile": "air"}],
         },
-        "lies outside the 4 x 3 x 2 output; x is 0-3, y is 0-2 and z is 0-1",
+        "lies outside the 4 x 3 x 2 grid; x is 0-3, y is 0-2 and z is 0-1",
     ),
     ({**CUBE_TERRAIN, "fixed": [{"row": 1, "tile": "air"}]}, "'layer: z' on a cube grid"),
     (
