@@ -804,20 +804,35 @@ def _fixed(doc, path, item, run: WfcRun, problems) -> None:
     elif "layer" in item:
         z = item["layer"]
         if not -run.depth <= z < run.depth:
-            problems.add(doc, (*path, "layer"), f"layer {z} is outside the {run.depth} layers")
+            problems.add(
+                doc,
+                (*path, "layer"),
+                f"layer {z} is outside the {run.depth} layers",
+                f"layers are 0-{run.depth - 1} (-1 is the last)",
+            )
             return
         ys, xs = (a.ravel() for a in np.indices((height, width)))
         zs = np.full(len(xs), z % run.depth)
     elif "row" in item:
         y = item["row"]
         if not -height <= y < height:
-            problems.add(doc, (*path, "row"), f"row {y} is outside the {height} rows")
+            problems.add(
+                doc,
+                (*path, "row"),
+                f"row {y} is outside the {height} rows",
+                f"rows are 0-{height - 1} (-1 is the last)",
+            )
             return
         xs, ys = np.arange(width), np.full(width, y % height)
     else:
         x = item["column"]
         if not -width <= x < width:
-            problems.add(doc, (*path, "column"), f"column {x} is outside the {width} columns")
+            problems.add(
+                doc,
+                (*path, "column"),
+                f"column {x} is outside the {width} columns",
+                f"columns are 0-{width - 1} (-1 is the last)",
+            )
             return
         xs, ys = np.full(height, x % width), np.arange(height)
     _apply(run, xs, ys, what, zs)

@@ -378,6 +378,14 @@ BROKEN = [
     ),
     ({**CUBE_TERRAIN, "write": ["tmx"]}, "'tmx' files are not written for cube"),
     (
+        {**LINES, "width": 6, "height": 5, "fixed": [{"row": 5, "tile": "line"}]},
+        "row 5 is outside the 5 rows; rows are 0-4 (-1 is the last)",
+    ),
+    (
+        {**CUBE_TERRAIN, "depth": 2, "fixed": [{"layer": -3, "tile": "stone"}]},
+        "layer -3 is outside the 2 layers; layers are 0-1 (-1 is the last)",
+    ),
+    (
         {**LINES, "mask": {"cells": [[5, 0]]}, "size": 4},
         "[5, 0] lies outside the 4 x 4 grid; x is 0-3 and y is 0-3",
     ),
