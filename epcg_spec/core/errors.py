@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 
 from .sizes import count_text
@@ -52,6 +53,13 @@ class Diagnostic:
 def one_line(text: str) -> str:
     """`text` with the line breaks it quotes written as escapes (\\n, \\x85, \\u2028...)."""
     return text.translate(_ONE_LINE)
+
+
+def did_you_mean(word: str, options: list[str], label: str) -> str:
+    """A hint for an unknown `word`: "did you mean 'x'? (label: a, b)", or the listing alone."""
+    close = difflib.get_close_matches(word, options, n=1)
+    listing = f"{label}: {', '.join(options)}"
+    return f"did you mean '{close[0]}'? ({listing})" if close else listing
 
 
 class EpcgError(Exception):

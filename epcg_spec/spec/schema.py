@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 
-from ..core.errors import Diagnostic
+from ..core.errors import Diagnostic, did_you_mean
 from .document import Document, describe_path
 
 _SCHEMA_PACKAGE = "epcg_spec.schemas"
@@ -218,7 +218,7 @@ def _diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
             doc.diag(
                 (*path, key),
                 f"unknown key '{key}' in {where}",
-                _did_you_mean(key, allowed, "valid keys"),
+                did_you_mean(key, allowed, "valid keys"),
                 key=True,
             )
             for key in extras
@@ -240,7 +240,7 @@ def _diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
         if _number_in_quotes(value) is not None and _number_in_quotes(value) in options:
             hint = f"write {value.strip()} without quotes: a number, not a string (one of {shown})"
         elif isinstance(value, str):
-            hint = _did_you_mean(value, [str(o) for o in options], "one of")
+            hint = did_you_mean(value, [str(o) for o in options], "one of")
         else:
             hint = f"one of {shown}"
         return [doc.diag(path, f"{where} is {_show(value)}, which is not allowed", hint)]
@@ -294,9 +294,3 @@ def _show(value) -> str:
     if isinstance(value, list):
         return "a list"
     return json.dumps(value, ensure_ascii=False)
-
-
-def _did_you_mean(word: str, options: list[str], label: str) -> str:
-    close = difflib.get_close_matches(word, options, n=1)
-    listing = f"{label}: {', '.join(options)}"
-    return f"did you mean '{close[0]}'? ({listing})" if close else listing

@@ -6,14 +6,24 @@ import difflib
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import Diagnostic, SpecError
+from ...core.errors import Diagnostic, SpecError, did_you_mean
 from ...core.files import slug
 from ...spec.document import Document
 from ...spec.load import read_text
 from .compile import Compiler, Rule
 from .formats import grammar_document, is_grammar
 from .model import DEFAULT_COUNT, DEFAULT_DEPTH, DEFAULT_LIMIT, DEFAULT_ORIGIN, TracerySpec
-from .parse import ACTION, MISSING_SYMBOL, TAG, read_action, read_tag, scan
+from .modifiers import MODIFIERS
+from .parse import (
+    ACTION,
+    MISSING_SYMBOL,
+    TAG,
+    Tag,
+    modifier_offsets,
+    read_action,
+    read_tag,
+    scan,
+)
 
 
 def load_tracery_spec(doc: Document, params: dict[str, Any]) -> TracerySpec:
@@ -130,21 +140,21 @@ def _rule_texts(doc: Document, grammar_doc: Document, symbols: dict, paths: dict
 
 
 def _warnings(texts: list, symbols: dict, compat: bool) -> list[Diagnostic]:
-    """Parse problems of every rule text, and symbols no rule defines and no action pushes
-    (most likely misspelt), located at their character (Tracery renders on)."""
+    """Parse problems of every rule text, symbols no rule defines and no action pushes, and
+    modifiers Tracery has not (each most likely misspelt), located at their character
+    (Tracery renders on)."""
     compiler = Compiler(symbols, compat)
     problems = [
         Diagnostic(doc.text_pos(path, offset), f"warning: {message}")
         for doc, path, text in texts
         for offset, message in compiler.errors(text)
     ]
-    tags: list[tuple[Document, tuple, int, str]] = []
-    pushed: set[str] = set()
+    uses = _Uses(compat)
     for doc, path, text in texts:
-        _symbols_used(doc, path, text, 0, compat, tags, pushed)
-    for doc, path, offset, name in tags:
-        if name not in symbols and name not in pushed:
-            close = difflib.get_close_matches(name, [*symbols, *pushed], n=1)
+        uses.read(doc, path, text, 0)
+    for doc, path, offset, name in uses.tags:
+        if name not in symbols and name not in uses.pushed:
+            close = difflib.get_close_matches(name, [*symbols, *uses.pushed], n=1)
             problems.append(
                 Diagnostic(
                     doc.text_pos(path, offset),
@@ -152,24 +162,49 @@ def _warnings(texts: list, symbols: dict, compat: bool) -> list[Diagnostic]:
                     f"did you mean '{close[0]}'?" if close else "",
                 )
             )
+    for doc, path, offset, name in uses.modifiers:
+        if name not in MODIFIERS:
+            problems.append(
+                Diagnostic(
+                    doc.text_pos(path, offset),
+                    f"warning: unknown modifier '{name}', so it renders ((.{name})) after "
+                    "the unmodified text",
+                    did_you_mean(name, list(MODIFIERS), "modifiers"),
+                )
+            )
     return problems
 
 
-def _symbols_used(doc, path, text: str, offset: int, compat: bool, tags: list, pushed: set):
-    """Add the symbols the tags of `text` read to `tags` (with where), and the symbols its
-    actions push to `pushed`, through the rules pushed."""
-    sections, _ = scan(text, compat)
-    for section in sections:
-        at = offset + section.start
-        actions: tuple[str, ...] = (section.raw,) if section.kind == ACTION else ()
-        if section.kind == TAG:
-            tag = read_tag(section.raw, compat)
-            if not tag.error and tag.symbol != MISSING_SYMBOL:
-                tags.append((doc, path, at, tag.symbol))
-            actions = tag.actions
-        for raw in actions:
-            action = read_action(raw, compat)
-            if action.kind == "push":
-                pushed.add(action.target)
-                for value in action.values:
-                    _symbols_used(doc, path, value, at, compat, tags, pushed)
+class _Uses:
+    """The symbols the tags of rule texts read and the modifiers they apply (with where),
+    and the symbols their actions push, through the rules pushed."""
+
+    def __init__(self, compat: bool) -> None:
+        self.compat = compat
+        self.tags: list[tuple[Document, tuple, int, str]] = []
+        self.modifiers: list[tuple[Document, tuple, int, str]] = []
+        self.pushed: set[str] = set()
+
+    def read(self, doc: Document, path: tuple, text: str, offset: int) -> None:
+        sections, _ = scan(text, self.compat)
+        for section in sections:
+            at = offset + section.start
+            actions: tuple[str, ...] = (section.raw,) if section.kind == ACTION else ()
+            if section.kind == TAG:
+                tag = read_tag(section.raw, self.compat)
+                if not tag.error:
+                    self._tag(doc, path, tag, section.raw, at)
+                actions = tag.actions
+            for raw in actions:
+                action = read_action(raw, self.compat)
+                if action.kind == "push":
+                    self.pushed.add(action.target)
+                    for value in action.values:
+                        self.read(doc, path, value, at)
+
+    def _tag(self, doc: Document, path: tuple, tag: Tag, raw: str, at: int) -> None:
+        if tag.symbol != MISSING_SYMBOL:
+            self.tags.append((doc, path, at, tag.symbol))
+        offsets = modifier_offsets(raw, self.compat)
+        for (name, _), offset in zip(tag.modifiers, offsets, strict=True):
+            self.modifiers.append((doc, path, at + offset, name))

@@ -139,6 +139,19 @@ def read_tag(content: str, compat: bool) -> Tag:
     return Tag(actions, symbol, tuple(_modifier(name, compat) for name in names))
 
 
+def modifier_offsets(content: str, compat: bool) -> tuple[int, ...]:
+    """Where each modifier of a tag's content (read_tag's, in order) starts in it."""
+    sections, _ = scan(content, compat)
+    plain = [s for s in sections if s.kind == TEXT]
+    if len(plain) != 1:
+        return ()
+    offsets, at = [], plain[0].start
+    for piece in _split(plain[0].raw, ".", compat)[:-1]:
+        at += len(piece) + 1
+        offsets.append(at)
+    return tuple(offsets)
+
+
 def _modifier(name: str, compat: bool) -> tuple[str, tuple[str, ...] | None]:
     """A modifier's name and parameters: `replace(a,b)` -> ('replace', ('a', 'b'))."""
     opening = name.find("(")

@@ -154,6 +154,32 @@ def test_a_symbol_no_rule_defines_or_pushes_is_a_warning_with_a_near_name(tmp_pa
     assert "did you mean 'heroes'?" in capsys.readouterr().out
 
 
+def test_an_unknown_modifier_is_a_warning_at_its_name_with_a_near_one(tmp_path, capsys):
+    """Tracery 2 renders the text unmodified and appends ((.name)); so does the build, and
+    the load says so, at the modifier, also in a pushed value and with parameters."""
+    spec = tmp_path / "m.yaml"
+    spec.write_text(
+        "kind: tracery\ngenerate: {mode: all}\ngrammar:\n"
+        '  origin: "#hero.capitalise# #[x:#hero.a.s#]x# #hero.zap(1,2)#"\n'
+        "  hero: [owl]\n",
+        "utf-8",
+    )
+    listing = (
+        "modifiers: capitalize, capitalizeAll, a, s, ed, firstS, replace, uppercase, lowercase"
+    )
+    result = _json(capsys, ["count", str(spec)])
+    assert result["warnings"] == [
+        f"{spec}:4:18: warning: unknown modifier 'capitalise', so it renders ((.capitalise)) "
+        f"after the unmodified text; did you mean 'capitalize'? ({listing})",
+        f"{spec}:4:54: warning: unknown modifier 'zap', so it renders ((.zap)) after the "
+        f"unmodified text; {listing}",
+    ]  # 'a' and 's' in the pushed value are known
+    assert main(["build", str(spec), "--out", str(tmp_path / "out"), "-q"]) == 0
+    capsys.readouterr()
+    outputs = (tmp_path / "out" / "outputs.txt").read_text("utf-8")
+    assert outputs == "owl((.capitalise)) an owls owl((.zap))\n"
+
+
 def test_origin_is_refused_for_other_kinds(capsys):
     assert main(["count", str(SPECS / "nested-universe.yaml"), "--origin", "#x#"]) == 2
 
