@@ -27,7 +27,7 @@ from .compile import budget, registry
 from .compile.flags import refuse_unconstrained, refuse_unsupported
 from .compile.protocols import Countable, Samplable
 from .core.context import Progress, RunContext, RunOutput, SpecSource
-from .core.errors import BuildError, UsageError
+from .core.errors import BuildError, Diagnostic, UsageError
 from .core.files import held, not_a_file
 from .core.sizes import INT64_MAX
 from .output.gallery import write_gallery
@@ -148,6 +148,12 @@ class Spec:
     def data(self) -> Any:
         """The spec's document as plain data (what `epcg-spec fmt` writes)."""
         return self.loaded.document.data
+
+    @property
+    def warnings(self) -> tuple[Diagnostic, ...]:
+        """Located problems of the spec that do not stop it (`validate` and `build` print
+        them)."""
+        return self.loaded.warnings
 
     def validate(self) -> None:
         """Every check `epcg-spec validate` makes; a loaded spec passed them already."""

@@ -243,6 +243,9 @@ def build(
     """Compile SPEC, run its back end, write OUT/result.json and the content."""
     loaded = _load(spec, params, given)
     folder = output_folder(out, loaded.name)
+    if not as_json:  # result.json holds them (a kind's `warnings`)
+        for warning in loaded.warnings:
+            click.echo(str(warning))
     try:
         result = loaded.build(
             folder,

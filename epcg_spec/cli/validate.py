@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ class Report:
 
     valid: list[Path] = field(default_factory=list)
     invalid: dict[Path, list[Diagnostic]] = field(default_factory=dict)
+    warnings: dict[Path, tuple[Diagnostic, ...]] = field(default_factory=dict)
     skipped: dict[Path, str] = field(default_factory=dict)
     usage: dict[Path, str] = field(default_factory=dict)
 
@@ -62,8 +64,10 @@ def check_paths(paths: list[Path]) -> Report:
             if reason:
                 report.skipped[path] = reason
                 continue
-            check_document(doc, {})
+            warnings = check_document(doc, {}).warnings
             report.valid.append(path)
+            if warnings:
+                report.warnings[path] = warnings
         except SpecError as exc:
             report.invalid[path] = exc.diagnostics
         except UsageError as exc:
@@ -96,7 +100,7 @@ def validate_paths(paths: list[Path], quiet: bool, fmt: str = "text") -> int:
         for line in github_lines(report, quiet):
             click.echo(line)
     else:
-        for diagnostics in report.invalid.values():
+        for diagnostics in (*report.invalid.values(), *report.warnings.values()):
             for diagnostic in diagnostics:
                 click.echo(str(diagnostic))
         for message in report.usage.values():
@@ -111,7 +115,21 @@ def validate_paths(paths: list[Path], quiet: bool, fmt: str = "text") -> int:
 
 def to_json(report: Report) -> dict[str, Any]:
     """The report as one JSON document (`--format json`)."""
-    problems = [
+    return {
+        "checked": len(report.valid) + len(report.invalid),
+        "valid": [str(p) for p in report.valid],
+        "invalid": [str(p) for p in report.invalid],
+        "problems": _located(report.invalid),
+        "warnings": _located(report.warnings),
+        "skipped": [{"file": str(p), "reason": r} for p, r in report.skipped.items()],
+        "usage_errors": [{"file": str(p), "message": m} for p, m in report.usage.items()],
+        "exit_code": report.exit_code,
+    }
+
+
+def _located(diagnostics: dict[Path, Sequence[Diagnostic]]) -> list[dict[str, Any]]:
+    """Each file's diagnostics as JSON objects: file, line, col, message, hint."""
+    return [
         {
             "file": d.pos.path,
             "line": d.pos.line,
@@ -119,27 +137,19 @@ def to_json(report: Report) -> dict[str, Any]:
             "message": d.message,
             "hint": d.hint,
         }
-        for diagnostics in report.invalid.values()
-        for d in diagnostics
+        for found in diagnostics.values()
+        for d in found
     ]
-    return {
-        "checked": len(report.valid) + len(report.invalid),
-        "valid": [str(p) for p in report.valid],
-        "invalid": [str(p) for p in report.invalid],
-        "problems": problems,
-        "skipped": [{"file": str(p), "reason": r} for p, r in report.skipped.items()],
-        "usage_errors": [{"file": str(p), "message": m} for p, m in report.usage.items()],
-        "exit_code": report.exit_code,
-    }
 
 
 def github_lines(report: Report, quiet: bool) -> list[str]:
-    """GitHub Actions workflow commands: an error per problem, a notice per skipped file."""
+    """GitHub Actions workflow commands: an error per problem, a warning per warning, a
+    notice per skipped file."""
     lines = []
-    for diagnostics in report.invalid.values():
-        for d in diagnostics:
+    for command, found in (("error", report.invalid), ("warning", report.warnings)):
+        for d in (d for diagnostics in found.values() for d in diagnostics):
             where = f"file={_prop(d.pos.path)},line={d.pos.line},col={d.pos.col}"
-            lines.append(f"::error {where}::{_data(d.text)}")
+            lines.append(f"::{command} {where}::{_data(d.text)}")
     for path, message in report.usage.items():
         lines.append(f"::error file={_prop(str(path))}::{_data(message)}")
     if not quiet:

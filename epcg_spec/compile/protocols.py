@@ -90,7 +90,9 @@ class Domain(Protocol):
     def load(self, doc: Document, params: dict[str, Any]) -> Any:
         """Build the typed spec from a schema-valid document; raise SpecError on bad content.
 
-        Must be fast and must not compile kernels: `epcg-spec validate` calls it.
+        Must be fast and must not compile kernels: `epcg-spec validate` calls it. A problem
+        that does not stop the spec (Tracery renders on) goes in the typed spec's
+        `warnings`, a tuple of located Diagnostics, which `validate` and `build` print.
         `params` overrides the spec's own parameters (from `--param name=value`).
         """
         ...

@@ -34,6 +34,12 @@ class Loaded:
     # spec's folder: "sha256:..."} (see core/inputs.py)
     inputs: dict[str, str] = field(default_factory=dict)
 
+    @property
+    def warnings(self) -> tuple[Diagnostic, ...]:
+        """Located problems that do not stop the spec, which its kind's typed spec carries
+        (`warnings`, where it has any): `validate` and `build` print them."""
+        return tuple(getattr(self.spec, "warnings", ()))
+
 
 def read_text(path: Path) -> str:
     """The text of a spec file; a missing or unreadable file is a usage error."""

@@ -196,7 +196,6 @@ class TraceryProblem:
             f"{spec.name}: {_describe_total(expansion)}",
             f"  {counted(len(best), 'output')} ({spec.mode}) in {report.seconds:.3f} s",
             *(f"  {b['state']}" for b in best[:5]),
-            *(f"  {warning}" for warning in spec.warnings),
         ]
         text = "".join(b["state"] + "\n" for b in best)
         return RunOutput(result, {"outputs.txt": text}, summary, report.stopped)

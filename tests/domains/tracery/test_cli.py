@@ -180,6 +180,45 @@ def test_an_unknown_modifier_is_a_warning_at_its_name_with_a_near_one(tmp_path, 
     assert outputs == "owl((.capitalise)) an owls owl((.zap))\n"
 
 
+def test_validate_prints_the_warnings_build_prints_and_exits_0(tmp_path, capsys):
+    spec = tmp_path / "v.yaml"
+    spec.write_text('kind: tracery\ngrammar:\n  origin: "#heros.capitalise#"\n  hero: [owl]\n')
+    lines = [
+        f"{spec}:3:13: warning: no rule defines or pushes 'heros', so it renders ((heros)); "
+        "did you mean 'hero'?",
+        f"{spec}:3:19: warning: unknown modifier 'capitalise', so it renders ((.capitalise)) "
+        "after the unmodified text; did you mean 'capitalize'? (modifiers: capitalize, "
+        "capitalizeAll, a, s, ed, firstS, replace, uppercase, lowercase)",
+    ]
+    assert main(["validate", str(spec)]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines() == lines and err == "1 spec checked: 1 valid, 0 invalid\n"
+    assert main(["build", str(spec), "--out", str(tmp_path / "out"), "-q"]) == 0
+    assert capsys.readouterr().out.splitlines()[:3] == [*lines, "v: 1 derivation (exact)"]
+    assert main(["validate", str(spec), "--format", "github"]) == 0
+    where = f"::warning file={str(spec).replace(':', '%3A')},line=3,col="
+    assert capsys.readouterr().out.splitlines() == [
+        f"{where}13::{lines[0].split(': ', 1)[1]}",
+        f"{where}19::{lines[1].split(': ', 1)[1]}",
+    ]
+    assert main(["validate", str(spec), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["problems"], report["exit_code"]) == ([], 0)
+    assert [(w["line"], w["col"], w["hint"]) for w in report["warnings"]] == [
+        (3, 13, "did you mean 'hero'?"),
+        (3, 19, lines[1].split("; ", 1)[1]),
+    ]
+
+
+def test_build_with_json_prints_the_warnings_only_in_the_result(tmp_path, capsys):
+    spec = tmp_path / "j.yaml"
+    spec.write_text('kind: tracery\ngrammar:\n  origin: "#x#"\n')
+    result = _json(capsys, ["build", str(spec), "--out", str(tmp_path / "out"), "-q"])
+    assert result["warnings"] == [
+        f"{spec}:3:13: warning: no rule defines or pushes 'x', so it renders ((x))"
+    ]
+
+
 def test_origin_is_refused_for_other_kinds(capsys):
     assert main(["count", str(SPECS / "nested-universe.yaml"), "--origin", "#x#"]) == 2
 
