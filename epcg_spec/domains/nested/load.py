@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 from ...core.errors import Diagnostic, SpecError
 from ...spec.document import Document
 from ..tracery.compile import Rule
+from ..tracery.load import rule_problems
 from . import notation
 from .model import DEFAULT_DEPTH, ChildRule, ElementType, NestedSpec
 
@@ -33,6 +35,7 @@ def load_nested_spec(doc: Document, params: dict[str, Any]) -> NestedSpec:
             own[type_name], named_at[type_name] = ([], []), {}
         namings[type_name] = _naming(type_name, node, symbols)
     _check_names(doc, own, named_at, problems)
+    problems += rule_problems(list(_rule_texts(doc)), symbols, compat=False)
     if data["root"] not in own:
         problems.append(_unknown(doc, ("root",), data["root"], own))
     if problems:
@@ -116,6 +119,27 @@ def _naming(type_name: str, node: Any, symbols: dict) -> str:
         symbols[symbol] = tuple(Rule(n) for n in (part if isinstance(part, list) else [part]))
         parts.append(f"#{symbol}#")
     return "".join(parts)
+
+
+def _rule_texts(doc: Document) -> Iterator[tuple[Document, tuple, str]]:
+    """Every Tracery rule text with where it is written: the grammar's rules, then names
+    (an unknown symbol or modifier renders as ((x)) in a name: an error here)."""
+    for symbol, rules in (doc.data.get("grammar") or {}).items():
+        if isinstance(rules, str):
+            yield doc, ("grammar", symbol), rules
+        else:
+            yield from ((doc, ("grammar", symbol, i), rule) for i, rule in enumerate(rules))
+    for type_name, node in doc.data["types"].items():
+        names = node.get("name") if isinstance(node, dict) else None
+        path = ("types", type_name, "name")
+        if isinstance(names, str):
+            yield doc, path, names
+            continue
+        for i, part in enumerate(names or ()):
+            if isinstance(part, str):
+                yield doc, (*path, i), part
+            else:
+                yield from ((doc, (*path, i, j), name) for j, name in enumerate(part))
 
 
 def _check_names(doc: Document, own: dict, named_at: dict, problems: list[Diagnostic]) -> None:

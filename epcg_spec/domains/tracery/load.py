@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,10 @@ def load_tracery_spec(doc: Document, params: dict[str, Any]) -> TracerySpec:
         count=generate.get("count", DEFAULT_COUNT),
         limit=generate.get("limit", DEFAULT_LIMIT),
         warnings=tuple(
-            _warnings(list(_rule_texts(doc, grammar_doc, symbols, paths)), symbols, compat)
+            replace(problem, message=f"warning: {problem.message}")
+            for problem in rule_problems(
+                list(_rule_texts(doc, grammar_doc, symbols, paths)), symbols, compat
+            )
         ),
     )
 
@@ -139,13 +143,13 @@ def _rule_texts(doc: Document, grammar_doc: Document, symbols: dict, paths: dict
             yield grammar_doc, paths[(symbol, i)], rule.text
 
 
-def _warnings(texts: list, symbols: dict, compat: bool) -> list[Diagnostic]:
-    """Parse problems of every rule text, symbols no rule defines and no action pushes, and
-    modifiers Tracery has not (each most likely misspelt), located at their character
-    (Tracery renders on)."""
+def rule_problems(texts: list, symbols: dict, compat: bool) -> list[Diagnostic]:
+    """Parse problems of rule texts (document, path, text), symbols no rule defines and no
+    action pushes, and modifiers Tracery has not (each most likely misspelt), located at
+    their character: Tracery renders on, and `kind: tracery` warns of them."""
     compiler = Compiler(symbols, compat)
     problems = [
-        Diagnostic(doc.text_pos(path, offset), f"warning: {message}")
+        Diagnostic(doc.text_pos(path, offset), message)
         for doc, path, text in texts
         for offset, message in compiler.errors(text)
     ]
@@ -158,7 +162,7 @@ def _warnings(texts: list, symbols: dict, compat: bool) -> list[Diagnostic]:
             problems.append(
                 Diagnostic(
                     doc.text_pos(path, offset),
-                    f"warning: no rule defines or pushes '{name}', so it renders (({name}))",
+                    f"no rule defines or pushes '{name}', so it renders (({name}))",
                     f"did you mean '{close[0]}'?" if close else "",
                 )
             )
@@ -167,7 +171,7 @@ def _warnings(texts: list, symbols: dict, compat: bool) -> list[Diagnostic]:
             problems.append(
                 Diagnostic(
                     doc.text_pos(path, offset),
-                    f"warning: unknown modifier '{name}', so it renders ((.{name})) after "
+                    f"unknown modifier '{name}', so it renders ((.{name})) after "
                     "the unmodified text",
                     did_you_mean(name, list(MODIFIERS), "modifiers"),
                 )

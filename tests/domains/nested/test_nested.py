@@ -102,6 +102,24 @@ BROKEN = {
     "kind: nested\nroot: a\ntypes:\n  a:\n    name: A\n    children: ['a,1', 'a,200%']\n": (
         "6:23: the chance 200% must be above 0% and at most 100%"
     ),
+    # a symbol or modifier a name uses that no rule defines renders ((x)) in the name
+    "kind: nested\nroot: a\ngrammar: {syllable: [ka]}\ntypes:\n  a: {name: '#sylable# Town'}\n": (
+        "5:15: no rule defines or pushes 'sylable', so it renders ((sylable)); "
+        "did you mean 'syllable'?"
+    ),
+    "kind: nested\nroot: a\ngrammar: {s: [ka]}\ntypes:\n"
+    "  a: {name: [['#s#'], [' Town', '#t#']]}\n": (
+        "5:35: no rule defines or pushes 't', so it renders ((t))"
+    ),
+    "kind: nested\nroot: a\ngrammar: {p: ['#s.capitalise#'], s: ka}\ntypes:\n"
+    "  a: {name: '#p#'}\n": (
+        "3:19: unknown modifier 'capitalise', so it renders ((.capitalise)) after the unmodified "
+        "text; did you mean 'capitalize'? (modifiers: capitalize, capitalizeAll, a, s, ed, "
+        "firstS, replace, uppercase, lowercase)"
+    ),
+    "kind: nested\nroot: a\ntypes:\n  a: {name: 'Room #1'}\n": (  # renders 'Room 1'
+        "4:21: unclosed tag: a '#' has no partner"
+    ),
 }
 
 
@@ -112,6 +130,32 @@ def test_broken_specs_give_one_located_line(text, tmp_path, capsys):
     assert main(["validate", "--quiet", str(spec)]) == 1
     out = capsys.readouterr().out
     assert out.splitlines() == [f"{spec}:{BROKEN[text]}"]
+
+
+def test_an_unknown_symbol_in_a_name_is_an_error_and_nothing_is_written(tmp_path, capsys):
+    spec = tmp_path / "names.epcg"
+    spec.write_text(
+        "kind: nested\nroot: a\ngrammar {\n  s -> ka | lo\n}\n"
+        'types {\n  a { name: "the #s# and #sx#" }\n}\n',
+        "utf-8",
+    )
+    out = tmp_path / "out"
+    assert main(["build", str(spec), "--out", str(out), "-q"]) == 1
+    assert capsys.readouterr().err == (
+        f"{spec}:7:27: no rule defines or pushes 'sx', so it renders ((sx)); did you mean 's'?\n"
+    )
+    assert not out.exists()
+
+
+def test_a_symbol_a_name_pushes_is_known(tmp_path, capsys):
+    spec = tmp_path / "pushed.yaml"
+    spec.write_text(
+        "kind: nested\nroot: a\ngrammar: {s: ka}\ntypes:\n"
+        "  a: {name: '[n:#s#]#n.capitalize# of #n#'}\n",
+        "utf-8",
+    )
+    assert main(["sample", str(spec)]) == 0
+    assert capsys.readouterr().out == "a: Ka of ka\n"
 
 
 def test_depth_is_bounded_as_the_schema_bounds_it(tmp_path, capsys):
