@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from ...core.errors import UsageError
+from ...core.errors import BuildError, UsageError
 from ...core.rng import SplitMix64
 from ..tracery.expansion import Expansion
 from .model import ChildRule, NestedSpec
@@ -52,7 +52,7 @@ class Universe:
         """The element of type `type_name` at `path`."""
         digest = hashlib.blake2b(path.encode("utf-8"), digest_size=8).digest()
         rng = SplitMix64(self.seed, int.from_bytes(digest, "big"))
-        _, name = self.names[type_name].uniform(rng)
+        _, name = self._names_of(type_name).uniform(rng)
         counters: dict[str, int] = {}
         children = []
         for rule in self.spec.types[type_name].children:
@@ -61,6 +61,18 @@ class Universe:
                 counters[child] = counters.get(child, 0) + 1
         self.made += 1
         return Element(type_name, path, name, tuple(children))
+
+    def _names_of(self, type_name: str) -> Expansion:
+        """The names of a type; an error (located at its `name`) where there are none."""
+        names = self.names[type_name]
+        if not names.total:
+            raise BuildError(
+                f"the names of type '{type_name}' have no derivation within {names.depth} "
+                "nested expansions: give each recursive symbol they use a rule that ends "
+                "sooner",
+                at=(("types", type_name, "name"),),
+            )
+        return names
 
     def at(self, path: str) -> Element:
         """The element a path names, e.g. `universe/galaxy[2]/star_system[5]`."""

@@ -158,6 +158,20 @@ def test_a_symbol_a_name_pushes_is_known(tmp_path, capsys):
     assert capsys.readouterr().out == "a: Ka of ka\n"
 
 
+def test_names_with_no_derivation_are_a_located_error_not_a_crash(tmp_path, capsys):
+    """A name that only recurses was a ValueError from the random stream (exit 3)."""
+    spec = tmp_path / "loop.yaml"
+    spec.write_text("kind: nested\nroot: a\ngrammar: {x: '#x#'}\ntypes:\n  a: {name: '#x#'}\n")
+    out = tmp_path / "out"
+    for argv in (["build", str(spec), "--out", str(out), "-q"], ["sample", str(spec)]):
+        assert main(argv) == 1
+        assert capsys.readouterr().err == (
+            f"{spec}:5:7: the names of type 'a' have no derivation within 12 nested "
+            "expansions: give each recursive symbol they use a rule that ends sooner\n"
+        )
+    assert not out.exists()
+
+
 def test_depth_is_bounded_as_the_schema_bounds_it(tmp_path, capsys):
     """A chain of one type nests as deep as --depth asks; past the schema's bound of 32 the
     flag is refused on one line, as a deeper tree nests past Python's and JSON's limits."""
