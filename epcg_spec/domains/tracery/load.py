@@ -19,11 +19,12 @@ from .parse import (
     ACTION,
     MISSING_SYMBOL,
     TAG,
-    Tag,
-    modifier_offsets,
+    action_offsets,
+    name_offsets,
     read_action,
     read_tag,
     scan,
+    value_offsets,
 )
 
 
@@ -190,25 +191,28 @@ class _Uses:
         self.pushed: set[str] = set()
 
     def read(self, doc: Document, path: tuple, text: str, offset: int) -> None:
+        """Read `text`, which starts at character `offset` of the string at `path`."""
         sections, _ = scan(text, self.compat)
         for section in sections:
             at = offset + section.start
-            actions: tuple[str, ...] = (section.raw,) if section.kind == ACTION else ()
-            if section.kind == TAG:
-                tag = read_tag(section.raw, self.compat)
-                if not tag.error:
-                    self._tag(doc, path, tag, section.raw, at)
-                actions = tag.actions
-            for raw in actions:
-                action = read_action(raw, self.compat)
-                if action.kind == "push":
-                    self.pushed.add(action.target)
-                    for value in action.values:
-                        self.read(doc, path, value, at)
+            if section.kind == ACTION:
+                self._action(doc, path, section.raw, at)
+            elif section.kind == TAG:
+                self._tag(doc, path, section.raw, at)
 
-    def _tag(self, doc: Document, path: tuple, tag: Tag, raw: str, at: int) -> None:
-        if tag.symbol != MISSING_SYMBOL:
-            self.tags.append((doc, path, at, tag.symbol))
-        offsets = modifier_offsets(raw, self.compat)
-        for (name, _), offset in zip(tag.modifiers, offsets, strict=True):
-            self.modifiers.append((doc, path, at + offset, name))
+    def _tag(self, doc: Document, path: tuple, raw: str, at: int) -> None:
+        tag = read_tag(raw, self.compat)
+        if not tag.error and tag.symbol != MISSING_SYMBOL:
+            symbol_at, *modifiers_at = name_offsets(raw, self.compat)
+            self.tags.append((doc, path, at + symbol_at, tag.symbol))
+            for (name, _), offset in zip(tag.modifiers, modifiers_at, strict=True):
+                self.modifiers.append((doc, path, at + offset, name))
+        for action, offset in zip(tag.actions, action_offsets(raw, self.compat), strict=True):
+            self._action(doc, path, action, at + offset)
+
+    def _action(self, doc: Document, path: tuple, raw: str, at: int) -> None:
+        action = read_action(raw, self.compat)
+        if action.kind == "push":
+            self.pushed.add(action.target)
+            for value, offset in zip(action.values, value_offsets(action), strict=True):
+                self.read(doc, path, value, at + offset)

@@ -139,16 +139,31 @@ def read_tag(content: str, compat: bool) -> Tag:
     return Tag(actions, symbol, tuple(_modifier(name, compat) for name in names))
 
 
-def modifier_offsets(content: str, compat: bool) -> tuple[int, ...]:
-    """Where each modifier of a tag's content (read_tag's, in order) starts in it."""
+def name_offsets(content: str, compat: bool) -> tuple[int, ...]:
+    """Where the symbol and each modifier of a tag's content (read_tag's) start in it."""
     sections, _ = scan(content, compat)
     plain = [s for s in sections if s.kind == TEXT]
     if len(plain) != 1:
         return ()
     offsets, at = [], plain[0].start
-    for piece in _split(plain[0].raw, ".", compat)[:-1]:
-        at += len(piece) + 1
+    for piece in _split(plain[0].raw, ".", compat):
         offsets.append(at)
+        at += len(piece) + 1
+    return tuple(offsets)
+
+
+def action_offsets(content: str, compat: bool) -> tuple[int, ...]:
+    """Where each action of a tag's content (read_tag's, in order) starts in it."""
+    sections, _ = scan(content, compat)
+    return tuple(s.start for s in sections if s.kind != TEXT)
+
+
+def value_offsets(action: Action) -> tuple[int, ...]:
+    """Where each value of a push starts in the action's text."""
+    offsets, at = [], len(action.target) + 1
+    for value in action.values:
+        offsets.append(at)
+        at += len(value) + 1
     return tuple(offsets)
 
 

@@ -147,7 +147,7 @@ def test_a_symbol_no_rule_defines_or_pushes_is_a_warning_with_a_near_name(tmp_pa
     assert result["warnings"] == [
         f"{spec}:3:14: warning: no rule defines or pushes 'hero', so it renders ((hero)); "
         "did you mean 'heroes'?",
-        f"{spec}:3:37: warning: no rule defines or pushes 'animl', so it renders ((animl)); "
+        f"{spec}:3:40: warning: no rule defines or pushes 'animl', so it renders ((animl)); "
         "did you mean 'animal'?",
     ]  # 'pet' and 'x' are pushed: no warning
     assert main(["build", str(spec), "--out", str(tmp_path / "out"), "-q"]) == 0
@@ -178,6 +178,25 @@ def test_an_unknown_modifier_is_a_warning_at_its_name_with_a_near_one(tmp_path, 
     capsys.readouterr()
     outputs = (tmp_path / "out" / "outputs.txt").read_text("utf-8")
     assert outputs == "owl((.capitalise)) an owls owl((.zap))\n"
+
+
+def test_warnings_inside_actions_are_located_at_the_name(tmp_path, capsys):
+    """A tag's symbol after its actions, and a pushed value's tags, are located where
+    they are written (they were at the tag's or the action's start)."""
+    spec = tmp_path / "a.yaml"
+    spec.write_text(
+        'kind: tracery\ngrammar:\n  origin: "#[p:pa,#hero.capitalise#]heros# [q:#p.sx#]"\n'
+        "  hero: [owl]\n",
+        "utf-8",
+    )
+    assert main(["validate", "--quiet", str(spec)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(": warning: ")[0] for line in lines] == [
+        f"{spec}:3:37",  # heros
+        f"{spec}:3:25",  # capitalise
+        f"{spec}:3:50",  # sx
+    ]
+    assert [line.split("'")[1] for line in lines] == ["heros", "capitalise", "sx"]
 
 
 def test_validate_prints_the_warnings_build_prints_and_exits_0(tmp_path, capsys):
