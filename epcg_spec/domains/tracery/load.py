@@ -147,7 +147,7 @@ def _rule_texts(doc: Document, grammar_doc: Document, symbols: dict, paths: dict
 def rule_problems(texts: list, symbols: dict, compat: bool) -> list[Diagnostic]:
     """Parse problems of rule texts (document, path, text), symbols no rule defines and no
     action pushes, and modifiers Tracery has not (each most likely misspelt), located at
-    their character: Tracery renders on, and `kind: tracery` warns of them."""
+    their character, in file order: Tracery renders on, and `kind: tracery` warns of them."""
     compiler = Compiler(symbols, compat)
     problems = [
         Diagnostic(doc.text_pos(path, offset), message)
@@ -177,7 +177,7 @@ def rule_problems(texts: list, symbols: dict, compat: bool) -> list[Diagnostic]:
                     did_you_mean(name, list(MODIFIERS), "modifiers"),
                 )
             )
-    return problems
+    return sorted(problems, key=lambda d: (d.pos.path, d.pos.line, d.pos.col))
 
 
 class _Uses:

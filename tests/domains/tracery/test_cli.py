@@ -192,11 +192,11 @@ def test_warnings_inside_actions_are_located_at_the_name(tmp_path, capsys):
     assert main(["validate", "--quiet", str(spec)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split(": warning: ")[0] for line in lines] == [
-        f"{spec}:3:37",  # heros
         f"{spec}:3:25",  # capitalise
+        f"{spec}:3:37",  # heros
         f"{spec}:3:50",  # sx
     ]
-    assert [line.split("'")[1] for line in lines] == ["heros", "capitalise", "sx"]
+    assert [line.split("'")[1] for line in lines] == ["capitalise", "heros", "sx"]
 
 
 def test_validate_prints_the_warnings_build_prints_and_exits_0(tmp_path, capsys):
