@@ -36,3 +36,19 @@ def test_every_kind_has_a_page_with_a_key_table():
     assert {page.stem for page in PAGES} == {
         "space", "fling", "witness", "wfc", "sudoku", "ppg", "rooms", "tracery", "nested"
     }  # fmt: skip
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_a_range_a_key_table_gives_is_the_schemas(page):
+    """`a..b` in a key's row means a and b are allowed, as the schema's minimum and maximum."""
+    properties = json.loads((ROOT / "schemas" / f"{page.stem}.schema.json").read_text("utf-8"))[
+        "properties"
+    ]
+    for table in KEY_TABLE.findall(page.read_text("utf-8")):
+        for row in table.splitlines():
+            cells = row.split("|")
+            keys = re.findall(r"`([^`]+)`", cells[1])
+            ranges = re.findall(r"(?<![\w.])(\d+)\.\.(\d+)", "|".join(cells[2:]))
+            if len(keys) == 1 and keys[0] in properties and ranges:
+                bounds = properties[keys[0]].get("minimum"), properties[keys[0]].get("maximum")
+                assert ranges[0] == tuple(str(b) for b in bounds), row
