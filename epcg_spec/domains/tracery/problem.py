@@ -21,6 +21,7 @@ from .expansion import Expansion
 from .model import MAX_DEPTH, TracerySpec
 
 SHOW_DIGITS = 30
+SHOW_OUTPUTS = 5  # outputs a build's summary shows; the rest are counted
 # Lower bounds per output for build estimates. Measured on tracery-heroes.yaml with count
 # 200,000 (contended 2-core machine): 1,500 outputs/s, about 1 KiB of peak memory and 194
 # bytes of outputs.txt + result.json per output.
@@ -195,7 +196,7 @@ class TraceryProblem:
         summary = [
             f"{spec.name}: {_describe_total(expansion)}",
             f"  {counted(len(best), 'output')} ({spec.mode}) in {report.seconds:.3f} s",
-            *(f"  {b['state']}" for b in best[:5]),
+            *_shown_outputs(best),
         ]
         text = "".join(b["state"] + "\n" for b in best)
         return RunOutput(result, {"outputs.txt": text}, summary, report.stopped)
@@ -274,6 +275,14 @@ def _distinct(expansion: Expansion, seed: int, picks: range, limit: int) -> list
         if i >= picks.start:
             chosen.append((outputs[i][1], outputs[i][0]))
     return chosen
+
+
+def _shown_outputs(best: list[dict]) -> list[str]:
+    """The summary's lines for the outputs: the first few, and how many more there are."""
+    more = len(best) - SHOW_OUTPUTS
+    return [f"  {b['state']}" for b in best[:SHOW_OUTPUTS]] + (
+        [f"  ... {more:,} more in outputs.txt"] if more > 0 else []
+    )
 
 
 def _describe_total(expansion: Expansion) -> str:

@@ -251,3 +251,12 @@ def test_an_empty_origin_is_expanded_not_taken_for_the_specs(capsys):
 def test_one_derivation_is_counted_in_the_singular(capsys):
     assert main(["count", str(SPECS / "tracery-weather.epcg"), "--origin", "plain text"]) == 0
     assert capsys.readouterr().out.splitlines()[1] == "  1 derivation (exact)"
+
+
+def test_a_build_summary_says_how_many_outputs_it_does_not_show(tmp_path, capsys):
+    """The summary showed the first 5 of the heroes' 12 outputs and did not say so."""
+    assert main(["build", str(SPECS / "tracery-heroes.yaml"), "--out", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("  12 outputs (uniform) in ")
+    outputs = (tmp_path / "outputs.txt").read_text("utf-8").splitlines()
+    assert lines[2:8] == [*(f"  {text}" for text in outputs[:5]), "  ... 7 more in outputs.txt"]
