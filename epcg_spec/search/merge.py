@@ -63,7 +63,9 @@ def merge_results(results: list[dict[str, Any]], folders: list[Path]) -> RunOutp
         )
     merged.update({k: round(sum(r.get(k, 0) for r in results), 3) for k in TIME_SUMS})
     units = f"{merged['shard']['hi'] - merged['shard']['lo']:,} units"
-    summary = [f"{first['spec']}: merged {len(results)} shards ({units}): {merged['count']:,}"]
+    summary = [
+        f"{first['spec']}: merged {len(results)} shards ({units}): count {merged['count']:,}"
+    ]
     return RunOutput(result=merged, artifacts=files, summary=summary)
 
 

@@ -108,6 +108,17 @@ def test_a_merge_writes_one_gallery_page_of_every_item(tmp_path):
     assert len(outputs) == 12 and all(text in page for text in outputs)
 
 
+def test_a_merge_names_the_count_it_prints(tmp_path, capsys):
+    """It printed `merged 2 shards (12 units): 12`, a number without a name."""
+    shards = [tmp_path / f"s{i}" for i in range(2)]
+    for i, out in enumerate(shards):
+        assert _build("tracery-heroes.yaml", out, "--shard", f"{i}/2") == 0
+    capsys.readouterr()
+    assert main(["merge", *map(str, shards), "--out", str(tmp_path / "merged")]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == "tracery-heroes: merged 2 shards (12 units): count 12"
+
+
 def test_space_shards_that_each_find_fewer_than_top_merge_to_the_single_run(tmp_path):
     """9-queens unpruned in 6 blocks, top 1000: each shard keeps every one of its
     solutions, and the merge keeps all 352 (the spec's top), not one shard's number."""
