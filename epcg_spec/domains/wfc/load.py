@@ -944,12 +944,28 @@ def _count(doc, path, item, run: WfcRun, problems) -> None:
     mask = _tile_mask(doc, (*path, "tile"), [item["tile"]], run, problems)
     if mask is None:
         return
-    cells = run.cells
-    lo, hi = item.get("min", 0), item.get("max", cells)
-    if lo > hi:
-        problems.add(doc, path, f"min {lo} is more than max {hi}")
+    bounds = _min_max(doc, path, item, run.cells, problems)
+    if bounds is None:
         return
-    run.counts.append(Count(str(item["tile"]), np.flatnonzero(mask), lo, hi))
+    run.counts.append(Count(str(item["tile"]), np.flatnonzero(mask), *bounds))
+
+
+def _min_max(doc, path, item, cells: int, problems) -> tuple[int, int] | None:
+    """An item's `min` and `max` (0 and the map's cells when left out), or None if min is
+    more: at `min`, with the cells where `max` is left out."""
+    lo, hi = item.get("min", 0), item.get("max", cells)
+    if lo <= hi:
+        return lo, hi
+    if "max" in item:
+        problems.add(doc, path, f"min {lo} is more than max {hi}", "give min at most max")
+    else:
+        problems.add(
+            doc,
+            (*path, "min"),
+            f"min {lo} is more than the {cells} cells of the map",
+            f"give min {cells} or less",
+        )
+    return None
 
 
 def _connected(doc, path, item, run: WfcRun, problems) -> None:
@@ -1068,8 +1084,7 @@ def _distance(doc, path, item, run: WfcRun, problems) -> None:
             problems.add(doc, (*path, key), f"{cell} is a cell the mask took out")
             return
         ends.append(number)
-    lo, hi = item.get("min", 0), item.get("max", run.cells)
-    if lo > hi:
-        problems.add(doc, path, f"min {lo} is more than max {hi}")
+    bounds = _min_max(doc, path, item, run.cells, problems)
+    if bounds is None:
         return
-    run.distances.append(Distance(through, ends[0], ends[1], lo, hi))
+    run.distances.append(Distance(through, ends[0], ends[1], *bounds))

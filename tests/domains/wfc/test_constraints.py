@@ -203,6 +203,10 @@ BROKEN = [
                                     "min": 5, "max": 2}]}, "min 5 is more than max 2"),
     ({**SQUARE_LINES, "acyclic": {"tiles": ["line"], "exits": {"line": ["east"]}}},
      "'east' is not a direction of a square grid"),
+    ({**SQUARE_LINES, "size": 4, "counts": [{"tile": "line", "min": 20}]},
+     "min 20 is more than the 16 cells of the map; give min 16 or less"),
+    ({**SQUARE_LINES, "counts": [{"tile": "line", "min": 5, "max": 2}]},
+     "min 5 is more than max 2; give min at most max"),
 ]  # fmt: skip
 
 
