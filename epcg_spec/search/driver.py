@@ -73,6 +73,11 @@ class Job(Protocol[P]):
     def weight(self, lo: int, hi: int) -> int:
         """How much progress units [lo, hi) are worth (ranks, cells, items)."""
 
+    # A job may also have `skip(lo, hi) -> (stop, partial) | None`: units [lo, stop) of
+    # [lo, hi) that it knows hold nothing without working them, and their partial (the
+    # exhaustive job's failing prefixes over many blocks). The local executor asks before
+    # each chunk; a cluster works every unit (the partials are the same).
+
 
 @dataclass
 class Report:
@@ -240,7 +245,13 @@ class LocalExecutor:
     def _chunks(self, following: int, hi: int) -> Iterator[tuple[int, Any]]:
         job = self.job
         size = job.fixed or 1
+        skip = getattr(job, "skip", None)
         while following < hi and not job.finished:
+            skipped = skip(following, hi) if skip else None
+            if skipped:
+                yield skipped
+                following = skipped[0]
+                continue
             stop = min(following + size, hi)
             t0 = time.perf_counter()
             partial = job.work(following, stop)

@@ -9,7 +9,9 @@ order, so the outcome never depends on threads, chunks, shards or a resume.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import ModuleType
 
 import numpy as np
@@ -135,17 +137,37 @@ class ExhaustiveJob:
     def weight(self, lo: int, hi: int) -> int:
         return min(hi * self.block, self.size) - lo * self.block if hi > lo else 0
 
+    def skip(self, lo: int, hi: int) -> tuple[int, Tally] | None:
+        """Blocks lo..stop - 1, of lo..hi - 1, that failing prefixes cover whole, and their
+        tally (every rank pruned, as walking them finds); None where block lo may hold a
+        state. Found by walking single ranks: one walk passes a whole failing subtree."""
+        if not self.prune or self.kernels.device != "cpu":
+            return None
+        rank, end = lo * self.block, min(hi * self.block, self.size)
+        while rank < end:
+            reach = self._reach(rank)
+            if reach - rank < self.block:
+                break
+            rank = reach
+        stop = min(rank // self.block, hi)
+        return (stop, Tally(pruned=self.weight(lo, stop))) if stop > lo else None
+
+    @cached_property
+    def _reach(self) -> Callable[[int], int]:
+        return _prober(self.kernels)
+
 
 def _results(blocks: int, top: int, length: int) -> tuple[np.ndarray, ...]:
     """The arrays the blocks of a chunk write: counts, evaluated and pruned states, then
-    the kept states' scores, ranks and states, and how many each block kept."""
+    the kept states' scores, ranks and states, and how many each block kept (only a
+    block's first kept[b] slots are ever read, so those three are not cleared)."""
     return (
         np.zeros(blocks, np.int64),
         np.zeros(blocks, np.int64),
         np.zeros(blocks, np.int64),
-        np.full((blocks, top), -np.inf),
-        np.zeros((blocks, top), np.int64),
-        np.zeros((blocks, top, length), np.int64),
+        np.empty((blocks, top)),
+        np.empty((blocks, top), np.int64),
+        np.empty((blocks, top, length), np.int64),
         np.zeros(blocks, np.int64),
     )
 
@@ -186,7 +208,8 @@ def _chunk(kernels: Kernels, starts, ends, prune: bool, top: int) -> Tally:
     starts, ends = np.ascontiguousarray(starts), np.ascontiguousarray(ends)
     if prune:
         loop = kernels.module.run_pruned
-        args = (kernels.tables, kernels.scored, *arrays, pruned, *best_arrays)
+        reach = np.zeros(n, np.int64)
+        args = (kernels.tables, kernels.scored, *arrays, pruned, *best_arrays, reach)
     else:
         loop, args = kernels.module.run_scanned, (kernels.scored, *arrays, *best_arrays)
     space = (kernels.params, kernels.space_args)
@@ -199,6 +222,25 @@ def _chunk(kernels: Kernels, starts, ends, prune: bool, top: int) -> Tally:
     return Tally(int(counts.sum()), int(evaluated.sum()), int(pruned.sum()), best)
 
 
+def _prober(kernels: Kernels) -> Callable[[int], int]:
+    """reach(rank): where the failing prefixes over `rank` end, walking that one rank (the
+    ranks from `rank` up to there hold nothing; at most `rank` where none fails). Its
+    arrays are made once: a skip walks thousands of ranks."""
+    following, starts, ends, reach = (np.zeros(1, np.int64) for _ in range(4))
+    args = (
+        kernels.params, kernels.space_args, kernels.tables, kernels.scored,
+        *_results(1, 1, kernels.length), reach, _scratch(kernels),
+    )  # fmt: skip
+    walk = kernels.module.run_pruned
+
+    def reached(rank: int) -> int:
+        following[0], starts[0], ends[0] = 0, rank, rank + 1
+        walk(following, 1, 1, starts, ends, *args)
+        return int(reach[0])
+
+    return reached
+
+
 def _scratch(kernels: Kernels) -> tuple[np.ndarray, ...]:
     """One thread's scratch arrays for the block loops (x, lo, masks, tally, todo, keep),
     made by numpy, so that the loops allocate nothing and run without numba's runtime."""
@@ -207,7 +249,7 @@ def _scratch(kernels: Kernels) -> tuple[np.ndarray, ...]:
         ((length,), np.int64),
         ((length,), np.int64),
         ((length + 1, kernels.groups), np.uint64),
-        ((3,), np.int64),
+        ((4,), np.int64),
         ((length,), np.uint64),
         ((length,), np.uint64),
     )
@@ -225,7 +267,8 @@ def _top(
     if not scored:
         enough = int(np.searchsorted(np.cumsum(best_arrays[3]), top)) + 1
         best_arrays = [array[:enough] for array in best_arrays]
-    best_score, best_rank, best_state, kept = best_arrays
+    rows = np.flatnonzero(best_arrays[3])  # the blocks that kept any: few, when pruning
+    best_score, best_rank, best_state, kept = (array[rows] for array in best_arrays)
     blocks, slots = np.nonzero(np.arange(best_score.shape[1]) < kept[:, None])
     scores, ranks = best_score[blocks, slots], best_rank[blocks, slots]
     chosen = np.lexsort((ranks, -scores))[:top]

@@ -71,7 +71,7 @@ def gpu_walk(first, last, per_slice, scored, inputs, outputs):
     todo = cuda.local.array(STATE_LENGTH, np.uint64)
     keep = cuda.local.array(STATE_LENGTH, np.uint64)
     masks = cuda.local.array((MASK_ROWS, MASK_GROUPS), np.uint64)
-    tally = cuda.local.array(3, np.int64)
+    tally = cuda.local.array(4, np.int64)  # found, evaluated, pruned, the walk's reach
     while True:
         start = first + cuda.atomic.add(queue, 0, 1) * per_slice
         if start >= last:
@@ -85,7 +85,7 @@ def gpu_walk(first, last, per_slice, scored, inputs, outputs):
         for d in range(MASK_ROWS):
             for g in range(MASK_GROUPS):
                 masks[d, g] = 0
-        for i in range(3):
+        for i in range(4):
             tally[i] = 0
         if MASK_WALK:
             _mask_walk(

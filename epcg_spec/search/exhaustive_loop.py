@@ -75,9 +75,10 @@ def _scan(b, start, end, P, S, scored, bs, br, bx, kept, x):
 
 @njit(cache=True, _nrt=WALK_NRT)
 def _prune_block(
-    b, start, end, P, S, T, scored, counts, evaluated, pruned, bs, br, bx, kept, scratch
+    b, start, end, P, S, T, scored, counts, evaluated, pruned, bs, br, bx, kept, reach, scratch
 ):
-    """Clear the thread's scratch arrays (exhaustive.py, `_scratch`), then walk the block."""
+    """Clear the thread's scratch arrays (exhaustive.py, `_scratch`), then walk the block;
+    reach[b]: where the failing prefixes it met end (ranks [end, reach[b]) hold nothing)."""
     x, lo, masks, tally, todo, keep = scratch
     x[:] = 0
     lo[:] = 0
@@ -94,6 +95,7 @@ def _prune_block(
     counts[b] = tally[0]
     evaluated[b] = tally[1]
     pruned[b] = tally[2]
+    reach[b] = tally[3]
 
 
 @njit(cache=True, inline="always", _nrt=WALK_NRT)
@@ -101,7 +103,8 @@ def _visit(b, d, first, last, start, end, P, T, scored, bs, br, bx, kept, x, mas
     """Check the child x[:d+1] whose ranks are [first, last); True: walk into it.
 
     A complete state that passes is counted and offered to the top list; one that fails
-    counts as evaluated; a failing prefix's ranks inside [start, end) count as pruned.
+    counts as evaluated; a failing prefix's ranks inside [start, end) count as pruned, and
+    tally[3] keeps the furthest rank a failing prefix reaches.
     """
     if last <= start:
         return False
@@ -115,6 +118,7 @@ def _visit(b, d, first, last, start, end, P, T, scored, bs, br, bx, kept, x, mas
         tally[1] += 1
     else:
         tally[2] += _overlap(first, last, start, end)
+        tally[3] = max(tally[3], last)
     return False
 
 
@@ -192,6 +196,7 @@ def _mask_walk(b, start, end, P, S, T, scored, bs, br, bx, kept, x, lo, masks, t
                 span ^= low
             tally[2] += _overlap(lo[d], lo[d] + size, start, end)
             lo[d] += size
+            tally[3] = max(tally[3], lo[d])
         if open_ == 0:
             if d == 0:
                 break
@@ -214,19 +219,28 @@ def _mask_walk(b, start, end, P, S, T, scored, bs, br, bx, kept, x, lo, masks, t
 @njit(cache=True, nogil=True, _nrt=WALK_NRT)
 def run_pruned(
     following, size, count, starts, ends, P, S, T, scored, counts, evaluated, pruned,
-    bs, br, bx, kept, scratch,
+    bs, br, bx, kept, reach, scratch,
 ):  # fmt: skip
     """Walk the runs of `size` blocks this thread claims (search/blocks.py) until blocks
     0..count - 1 are all taken, block b over [starts[b], ends[b]), writing only slot b.
+    A block that a failing prefix of the block before it covers whole is not walked: all
+    its ranks are pruned, as its walk would find (the slots start at zero).
     Without numba's runtime (when the kernels allocate nothing): reference counts of the
     arrays every thread shares would be atomic writes to the same cache lines."""
     lo = claim(following, size)
     while lo < count:
-        for b in range(lo, min(lo + size, count)):
+        b, stop = lo, min(lo + size, count)
+        while b < stop:
             _prune_block(
                 b, starts[b], ends[b], P, S, T, scored, counts, evaluated, pruned, bs, br, bx,
-                kept, scratch,
+                kept, reach, scratch,
             )  # fmt: skip
+            dead = reach[b]
+            b += 1
+            while b < stop and ends[b] <= dead:
+                pruned[b] = ends[b] - starts[b]
+                reach[b] = dead
+                b += 1
         lo = claim(following, size)
 
 

@@ -71,17 +71,20 @@ def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path, monkeypatch):
     expected = problem.run(RunContext(threads=1)).result
     real_chunk, calls = exhaustive._chunk, []
 
-    def interrupt_on_third_chunk(*args):
-        calls.append(1)
-        if len(calls) == 3:
+    def interrupt_on_third_chunk(kernels, starts, *args):
+        calls.append(int(starts[0]) // exhaustive.MIN_PRUNED_BLOCK if len(starts) else None)
+        if len(calls) == 3:  # the kernels' warm-up, the first block, then the next chunk
             raise KeyboardInterrupt
-        return real_chunk(*args)
+        return real_chunk(kernels, starts, *args)
 
     monkeypatch.setattr(exhaustive, "_chunk", interrupt_on_third_chunk)
     monkeypatch.setattr(driver, "CHECKPOINT_SECONDS", 0.0)
     stopped = problem.run(RunContext(threads=1, work_dir=tmp_path))
     assert stopped.stopped == "interrupted"
-    assert stopped.result["partial"] == {"stopped": "interrupted", "units_done": 1}
+    # the blocks before the one the second chunk starts at are done: those failing prefixes
+    # cover whole, skipped, and the first chunk's one block, walked
+    assert calls[0] is None and 0 < calls[1] < calls[2]
+    assert stopped.result["partial"] == {"stopped": "interrupted", "units_done": calls[2]}
     assert stopped.result["count"] < expected["count"]
     assert (tmp_path / ".checkpoint.json").exists()
     with pytest.raises(UsageError, match=r"--resume.*--fresh"):
@@ -133,4 +136,37 @@ def test_chunks_sized_by_memory_give_the_same_answer(monkeypatch):
     )
     assert without_timings(run("n-queens", n=12)) == without_timings(whole)
     assert whole["count"] == 14200
-    assert max(chunks) == 2 and sum(chunks) == 457
+    # the blocks failing prefixes cover whole are skipped, not walked (their ranks pruned)
+    assert max(chunks) == 2 and sum(chunks) == 398
+
+
+DIAGONAL_LATIN = """kind: space
+params: {n: 5}
+space: {type: power, base: n, k: n * n, name: cell}
+constraints:
+  - all(distinct(cell[r * n + c] for c in range(n)) for r in range(n))
+  - all(distinct(cell[r * n + c] for r in range(n)) for c in range(n))
+  - distinct(cell[i * n + i] for i in range(n))
+  - distinct(cell[i * n + n - 1 - i] for i in range(n))
+"""
+
+
+def test_blocks_under_a_failing_prefix_are_skipped_not_walked(tmp_path, monkeypatch):
+    """5^25 ranks are 2.8e11 blocks: walking each from the root took 12 hours on 2 cores,
+    though a failing prefix of two cells covers 5^23 ranks at once."""
+    from epcg_spec.spec.load import load_spec
+
+    spec = tmp_path / "latin.yaml"
+    spec.write_text(DIAGONAL_LATIN)
+    walked, real_chunk = [], exhaustive._chunk
+    monkeypatch.setattr(
+        exhaustive,
+        "_chunk",
+        lambda k, starts, *rest: walked.append(len(starts)) or real_chunk(k, starts, *rest),
+    )
+    loaded = load_spec(spec)
+    whole = loaded.domain.compile(loaded.spec).run(RunContext(time_limit=120)).result
+    assert "partial" not in whole
+    assert whole["count"] == 960  # diagonal Latin squares of order 5 (OEIS A274171)
+    assert whole["evaluated"] + whole["pruned"] == whole["space_size"] == 5**25
+    assert sum(walked) < whole["space_size"] // exhaustive.MIN_PRUNED_BLOCK // 1000
