@@ -11,6 +11,7 @@ from ...core.context import RunContext, RunOutput
 from ...core.errors import BuildError, UsageError
 from ...core.result import base_result
 from ...core.rng import item_seed
+from ...core.sizes import counted
 from ...search import backtrack, driver
 from ...search.driver import checkpoint_key, count_bound
 from ...search.items import Item, ItemJob
@@ -189,7 +190,7 @@ class WfcProblem:
         limit = ctx.limit or 0
         if not limit and ctx.time_limit is None:
             _refuse_an_endless_count(self.spec.runs)
-        began, counted = time.perf_counter(), 0.0  # counted: the runs' counting alone
+        began, counting = time.perf_counter(), 0.0  # the runs' counting alone
         counts, summary, stopped, fields = [], [], None, {"compile_seconds": 0.0}
         for index, run in enumerate(self.spec.runs):
             model, base = self.network(index)
@@ -198,18 +199,18 @@ class WfcProblem:
                 found, complete = 0, True
             else:
                 check = checks.check_of(run)
-                left = _time_left(ctx, counted)
+                left = _time_left(ctx, counting)
                 found, complete, report = backtrack.run_count(
                     model, left, limit, base=base, check=check
                 )
             stopped = report.stopped if report else None
             if report:  # the driver's fields: the runs' compile time, the one that stopped
-                counted += report.seconds
+                counting += report.seconds
                 compiled = fields["compile_seconds"] + report.compile_seconds
                 fields = {**report.fields(), "compile_seconds": round(compiled, 3)}
             counts.append({"run": run.name, "count": found, "complete": complete})
             bound = count_bound(complete, limit, report)
-            summary.append(f"{run.name}: {found:,} complete outputs{bound}")
+            summary.append(f"{run.name}: {counted(found, 'complete output')}{bound}")
             if stopped:
                 break
         result = base_result(self.spec.name, self.kind, "backtrack", ctx)

@@ -351,3 +351,9 @@ def test_the_partial_check_never_prunes_a_map_that_passes(write_spec, seed):
         if allowed.sum() == 6:
             assert paths_ok(dom, rules) == any_passes
     assert refused > 0
+
+
+def test_one_complete_output_is_in_the_singular(write_spec, capsys):
+    spec = write_spec(**SQUARE_LINES, size=1, counts=[{"tile": "line", "max": 0}])
+    assert main(["count", str(spec)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "spec: 1 complete output"
