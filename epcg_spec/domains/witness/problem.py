@@ -218,11 +218,14 @@ class WitnessProblem:
             seconds=round(seconds, 3),
         )
         artifacts = {"panel.svg": panel_svg(spec.panel, spec.pieces, title=spec.name)}
+        more = "+" if count >= limit else ""
         for k, path in enumerate(paths):  # files count from 0, as every kind's do
             artifacts[f"solution-{k}.svg"] = panel_svg(
-                spec.panel, spec.pieces, path, title=f"solution {k + 1} of {count:,}"
+                spec.panel,
+                spec.pieces,
+                path,
+                title=f"solution {k} of {count:,}{more} (numbered from 0)",
             )
-        more = "+" if count >= limit else ""
         summary = [
             f"{spec.name}: {spec.grid.width}x{spec.grid.height} panel, {lines.count:,} "
             f"candidate lines, {count:,}{more} solution{'s' if count != 1 or more else ''}",

@@ -35,6 +35,7 @@ def test_a_panel_is_solved_and_drawn(tmp_path, capsys):
     drawn = (out / "solution-0.svg").read_text()
     assert drawn.count("<polygon") >= 2 + 2 + 2  # hexagons, stars, triangles
     assert "<polyline" in drawn
+    assert ">solution 0 of 1 (numbered from 0)</text>" in drawn  # as its file name counts
 
 
 def test_the_dsl_example_reads_like_its_yaml_form(capsys):
