@@ -121,6 +121,25 @@ def test_a_broken_tileset_points_into_the_xml(tmp_path, write_spec, capsys):
     assert line.startswith(f"{xml}:") and "'corner 7' is not a variant of 'corner'" in line
 
 
+def test_a_misnamed_neighbor_rule_does_not_hide_the_problems_after_it(write_spec, capsys):
+    """The docs promise every problem at once: a rule naming no tile stopped the checks."""
+    tiles = [{"name": "wall", "color": "#404040"}, {"name": "floor", "color": "#d8c8a0"}]
+    spec = write_spec(
+        model="tiled",
+        tiles=tiles,
+        neighbors=[{"left": "wall", "right": "flor"}, {"left": "floor", "right": "floor"}],
+        border={"tile": "wal"},
+        counts=[{"tile": "floor", "min": 50, "max": 10}],
+    )
+    assert main(["validate", "--quiet", str(spec)]) == 1
+    messages = [line.split(": ", 1)[1] for line in capsys.readouterr().out.splitlines()]
+    assert [m.split(";")[0] for m in messages] == [
+        "unknown tile 'flor'",
+        "unknown tile 'wal'",
+        "min 50 is more than max 10",
+    ]
+
+
 def test_an_inline_tileset_in_the_dsl(tmp_path):
     spec = tmp_path / "stripes.epcg"
     spec.write_text(
