@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 
 from ...compile.budget import Estimate, bounded
 from ...core.context import RunContext, RunOutput
@@ -198,15 +199,23 @@ class PpgProblem:
                 "order even without rules (objects whose goal states cannot "
                 "follow each other, or the goal)"
             )
-        doc = self.spec.document
-        others = f"with the other {len(involved) - 1} rule(s) listed" if len(involved) > 1 else ""
+        doc, goal = self.spec.document, universe.goal
+        # the goal ends the story: the rules may hold in a universe without it
+        ending = goal is not None and feasible(
+            self, replace(universe, goal=None), [rules[i] for i in involved]
+        )
+        together = [f"the other {len(involved) - 1} rule(s) listed"] if len(involved) > 1 else []
+        hint = f"drop or change {'one of these rules' if together else 'this rule'}"
+        if ending:
+            together.append(f"the goal {goal.text()}")
+            hint += f", or the goal (the puzzle ends once {goal.text()} is reached)"
+        where = "with " + " and ".join(together) if together else "in this universe"
         return SpecError(
             [
                 doc.diag(
                     universe.rules[i].path,
-                    f"unsatisfiable: {universe.rules[i].text()} cannot hold "
-                    f"{others or 'in this universe'} (seed {seed})",
-                    "drop or change one of these rules",
+                    f"unsatisfiable: {universe.rules[i].text()} cannot hold {where} (seed {seed})",
+                    hint,
                 )
                 for i in involved
             ]
@@ -299,15 +308,16 @@ def _per_puzzle(drawn: list[int], seed: int, candidates: int) -> str:
 def minimal_conflict(problem: PpgProblem, universe: Universe, rules: list[RuleSets]) -> list[int]:
     """Indices of rules that cannot all hold, none of them removable (deletion filter)."""
     keep = list(range(len(rules)))
-
-    def feasible(chosen: list[int]) -> bool:
-        model = problem._network(universe, [rules[i] for i in chosen]).net.compile()
-        return backtrack.solve(model, 0, backtrack.Policy(attempts=1)).status == "solved"
-
-    if not feasible([]):
+    if not feasible(problem, universe, []):
         return []
     for i in list(keep):
         trial = [k for k in keep if k != i]
-        if not feasible(trial):
+        if not feasible(problem, universe, [rules[k] for k in trial]):
             keep = trial
     return keep
+
+
+def feasible(problem: PpgProblem, universe: Universe, rules: list[RuleSets]) -> bool:
+    """Whether some order of the universe's nodes meets these rules."""
+    model = problem._network(universe, rules).net.compile()
+    return backtrack.solve(model, 0, backtrack.Policy(attempts=1)).status == "solved"

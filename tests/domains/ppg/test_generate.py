@@ -135,6 +135,9 @@ def conflict_lines(rules: list[tuple[str, str, str]]) -> list[str]:
 def test_unsatisfiable_rule_against_the_goal_is_reported_alone():
     lines = conflict_lines([("BEFORE", "A", "B"), ("AFTER", "C", "A"), ("BEFORE", "D", "A")])
     assert len(lines) == 1 and "BEFORE(D, A)" in lines[0] and lines[0].startswith("test.yaml:")
+    # D is the goal: without it the rule holds, so the line names it
+    assert "cannot hold with the goal D:s1 " in lines[0]
+    assert lines[0].endswith("this rule, or the goal (the puzzle ends once D:s1 is reached)")
 
 
 def test_unsatisfiable_pair_of_rules_is_reported_as_a_minimal_set():
@@ -143,6 +146,8 @@ def test_unsatisfiable_pair_of_rules_is_reported_as_a_minimal_set():
     lines = conflict_lines(rules)
     assert len(lines) == 2
     assert "STRICT_BEFORE(A, B)" in lines[0] and "STRICT_BEFORE(A, C)" in lines[1]
+    # without the goal A could come last, with no successor: the lines name the goal too
+    assert all("with the other 1 rule(s) listed and the goal D:s1 " in line for line in lines)
 
 
 def test_unsatisfiable_build_exits_1_with_located_lines(tmp_path, capsys):
@@ -154,7 +159,8 @@ def test_unsatisfiable_build_exits_1_with_located_lines(tmp_path, capsys):
     )
     assert main(["build", str(spec), "--out", str(tmp_path / "out"), "-q"]) == 1
     err = capsys.readouterr().err
-    assert f"{spec}:4:" in err and "AFTER(A, B)" in err and "Traceback" not in err
+    assert f"{spec}:4:" in err and "AFTER(A, B) cannot hold with the goal B:s1" in err
+    assert "Traceback" not in err
     assert not (tmp_path / "out").exists()
 
 
