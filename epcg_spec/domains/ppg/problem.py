@@ -11,7 +11,7 @@ from ...core.context import RunContext, RunOutput
 from ...core.errors import BuildError, SpecError
 from ...core.result import base_result
 from ...core.rng import item_seed
-from ...core.sizes import count_text
+from ...core.sizes import count_text, counted
 from ...search import backtrack, driver
 from ...search.driver import checkpoint_key, count_bound
 from ...search.items import Item, ItemJob
@@ -114,10 +114,12 @@ class PpgProblem:
 
         def make(k: int) -> Item:
             record, files = self._one_puzzle(item_seed(ctx.seed, k))
+            nodes = len(record["nodes"])
             line = (
-                f"puzzle {k}: {len(record['nodes'])} nodes, {len(record['edges'])} "
-                f"edges, {record['decisions']} decisions, {record['backtracks']} "
-                f"backtracks, solved by simulation in {len(record['nodes'])} steps"
+                f"puzzle {k}: {counted(nodes, 'node')}, {counted(len(record['edges']), 'edge')}, "
+                f"{counted(record['decisions'], 'decision')}, "
+                f"{counted(record['backtracks'], 'backtrack')}, "
+                f"solved by simulation in {counted(nodes, 'step')}"
             )
             named = {f"puzzle-{k}.{suffix}": text for suffix, text in files.items()}
             return Item(record, named, line)

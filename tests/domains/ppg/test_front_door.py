@@ -45,6 +45,25 @@ def test_explain_counts_the_nodes_each_puzzle_is_built_with(tmp_path, capsys):
     assert nodes == f"3 to 4 (drawn per puzzle: {per_seed}; --seed draws others)"
 
 
+def test_a_puzzle_line_counts_in_the_singular_where_it_is_one(tmp_path, capsys):
+    spec = tmp_path / "two.yaml"
+    spec.write_text(
+        "kind: ppg\nobjects:\n"
+        + "".join(
+            f"  - {{name: {name}, states: [s0, s1],"
+            " transitions: [{event: e, from: s0, to: s1}]}\n"
+            for name in ("Box", "Lamp")
+        )
+        + "rules: [{type: BEFORE, lh: {name: Box}, rh: {name: Lamp}}]\n"
+    )
+    assert main(["build", str(spec), "--out", str(tmp_path / "out"), "-q"]) == 0
+    record = json.loads((tmp_path / "out" / "result.json").read_text())["puzzles"][0]
+    assert (record["decisions"], record["backtracks"]) == (1, 0)
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "puzzle 0: 2 nodes, 0 edges, 1 decision, 0 backtracks, solved by simulation in 2 steps"
+    )
+
+
 def test_an_object_in_error_is_not_reported_again_by_the_rules_naming_it(tmp_path, capsys):
     spec = tmp_path / "bad.yaml"
     spec.write_text(
