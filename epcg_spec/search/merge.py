@@ -21,6 +21,7 @@ from ..core.errors import BuildError, UsageError
 from ..core.files import read_bounded
 from ..core.inputs import changed_file
 from ..core.result import TIMING_FIELDS
+from ..core.sizes import counted
 from ..output.booklet import BOOKLET
 from ..output.gallery import PAGE
 from ..output.result import read_checked
@@ -62,9 +63,10 @@ def merge_results(results: list[dict[str, Any]], folders: list[Path]) -> RunOutp
             f"kind {first.get('kind')} is not sharded"
         )
     merged.update({k: round(sum(r.get(k, 0) for r in results), 3) for k in TIME_SUMS})
-    units = f"{merged['shard']['hi'] - merged['shard']['lo']:,} units"
+    units = counted(merged["shard"]["hi"] - merged["shard"]["lo"], "unit")
     summary = [
-        f"{first['spec']}: merged {len(results)} shards ({units}): count {merged['count']:,}"
+        f"{first['spec']}: merged {counted(len(results), 'shard')} ({units}): "
+        f"count {merged['count']:,}"
     ]
     return RunOutput(result=merged, artifacts=files, summary=summary)
 

@@ -255,7 +255,8 @@ class PpgProblem:
         bound = count_bound(under_limit, ctx.limit or 0, report)
         up_to = " up to relabelling template copies" if spec.symmetry == "templates" else ""
         summary = [
-            f"{spec.name}: {found.count:,} valid orders of {len(universe.nodes)} nodes{up_to}"
+            f"{spec.name}: {counted(found.count, 'valid order')} of "
+            f"{counted(len(universe.nodes), 'node')}{up_to}"
             f"{bound}"
         ]
         summary += [

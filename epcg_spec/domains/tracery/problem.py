@@ -75,7 +75,7 @@ class TraceryProblem:
             ),
             ("depth bound", str(spec.depth)),
             ("back end", "expand (exact counts, lexicographic ranks)"),
-            ("build writes", f"{spec.count} outputs, mode {spec.mode}"),
+            ("build writes", f"{counted(spec.count, 'output')}, mode {spec.mode}"),
         ]
         if spec.no_repeat:
             rows.append(("no repeats", ", ".join(sorted(spec.no_repeat))))

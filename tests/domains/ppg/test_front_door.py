@@ -62,6 +62,9 @@ def test_a_puzzle_line_counts_in_the_singular_where_it_is_one(tmp_path, capsys):
     assert capsys.readouterr().out.splitlines()[0] == (
         "puzzle 0: 2 nodes, 0 edges, 1 decision, 0 backtracks, solved by simulation in 2 steps"
     )
+    spec.write_text(spec.read_text().split("  - {name: Lamp")[0])
+    assert main(["count", str(spec)]) == 0
+    assert capsys.readouterr().out == "two: 1 valid order of 1 node\n"
 
 
 def test_an_object_in_error_is_not_reported_again_by_the_rules_naming_it(tmp_path, capsys):
