@@ -280,21 +280,27 @@ class ClusterExecutor:
         done: dict[int, tuple[int, Any]] = {}
         arrivals = as_completed()
         submitted = following
+        skip = getattr(job, "skip", None)  # units known to hold nothing: folded, not sent
         while following < hi:
             while submitted < hi and len(pending) < slots:
+                skipped = skip(submitted, hi) if skip else None
+                if skipped:
+                    done[submitted], submitted = skipped, skipped[0]
+                    continue
                 share = size if job.fixed else task_units(size, hi - submitted, slots)
                 stop = min(submitted + share, hi)
                 future = client.submit(_work, self.recipe, submitted, stop, pure=False)
                 pending[submitted] = (stop, future)
                 arrivals.add(future)
                 submitted = stop
-            future = next(arrivals)
-            start = next(k for k, (_, f) in pending.items() if f is future)
-            stop, _ = pending.pop(start)
-            partial, seconds = future.result()
-            done[start] = (stop, partial)
-            if not job.fixed:
-                size = resize_chunk(size, seconds, TASK_SECONDS, most=job.most)
+            if following not in done:  # skipped units go ahead of tasks still out
+                future = next(arrivals)
+                start = next(k for k, (_, f) in pending.items() if f is future)
+                stop, _ = pending.pop(start)
+                partial, seconds = future.result()
+                done[start] = (stop, partial)
+                if not job.fixed:
+                    size = resize_chunk(size, seconds, TASK_SECONDS, most=job.most)
             while following in done:
                 stop, partial = done.pop(following)
                 yield stop, partial

@@ -75,8 +75,8 @@ class Job(Protocol[P]):
 
     # A job may also have `skip(lo, hi) -> (stop, partial) | None`: units [lo, stop) of
     # [lo, hi) that it knows hold nothing without working them, and their partial (the
-    # exhaustive job's failing prefixes over many blocks). The local executor asks before
-    # each chunk; a cluster works every unit (the partials are the same).
+    # exhaustive job's failing prefixes over many blocks). The executors ask before each
+    # chunk or task they hand out (the partials are those working the units would give).
 
 
 @dataclass

@@ -99,6 +99,23 @@ def test_a_cluster_count_equals_a_local_one(client):
     assert spec.count(constrained=True, scheduler=client).count == local.count
 
 
+def test_blocks_a_failing_prefix_covers_are_skipped_not_sent(client, monkeypatch):
+    from epcg_spec.search.exhaustive import ExhaustiveJob
+
+    skipped, real_skip = [], ExhaustiveJob.skip
+
+    def skip(job, lo, hi):
+        found = real_skip(job, lo, hi)
+        skipped.append(found[0] - lo if found else 0)
+        return found
+
+    monkeypatch.setattr(ExhaustiveJob, "skip", skip)
+    spec = epcg_spec.load(SPECS / "n-queens.yaml", params={"n": 12})
+    result = spec.count(constrained=True, scheduler=client)
+    assert result.count == 14200 and result.data["evaluated"] + result.data["pruned"] == 479001600
+    assert sum(skipped) > 0  # of the 457 blocks; those inside a task its threads skip
+
+
 class _KillOnFirstResult:
     """A progress sink that sends `signum` to process `pid` once the first partial is
     folded: SIGKILL to a worker, or SIGINT (Ctrl-C) to this process."""
