@@ -134,6 +134,15 @@ def _copies(doc: Document, path: DocPath, item: dict, name: str, problems):
             )
         return None
     if "exact_number" in item:
+        if len(numbers) > 1:  # one of the two would be ignored without a word
+            problems.append(
+                doc.diag(
+                    (*path, numbers[1]),
+                    f"template '{name}' has exact_number and {numbers[1]}",
+                    "give exact_number, or min_number and max_number, not both",
+                )
+            )
+            return None
         return (item["exact_number"], item["exact_number"])
     if "min_number" not in item or "max_number" not in item:
         problems.append(

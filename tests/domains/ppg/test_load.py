@@ -80,6 +80,10 @@ def test_one_copy_of_a_template_can_be_named(tmp_path):
     [
         (("exact_number: 2", "min_number: 2"), "needs its number of copies"),
         (
+            ("exact_number: 2", "exact_number: 2\n    min_number: 1"),
+            "template 'Lever' has exact_number and min_number; give exact_number, or min_number",
+        ),
+        (
             ("[closed, open]", "[{name: closed, default: true}, {name: open, default: true}]"),
             "two default states",
         ),
