@@ -10,7 +10,7 @@ from ...core.errors import Diagnostic, SpecError
 from ...spec.document import Document
 from ...spec.document import Path as DocPath
 from .model import DEFAULT_LIMIT, ObjectSpec, PpgSpec, Rule, Side, Transition
-from .universe import largest_universe
+from .universe import Universe, largest_universe, names
 
 
 def load_ppg_spec(doc: Document, overrides: dict[str, Any]) -> PpgSpec:
@@ -231,7 +231,9 @@ def _check_matches(doc: Document, spec: PpgSpec, problems: list[Diagnostic]) -> 
                     doc.diag(
                         side.path,
                         f"{rule.type}: '{side.text()}' matches no node",
-                        "its state must be reachable and not the initial one",
+                        _no_node(
+                            universe, side, "its state must be reachable and not the initial one"
+                        ),
                     )
                 )
     if spec.goal is not None:
@@ -241,6 +243,31 @@ def _check_matches(doc: Document, spec: PpgSpec, problems: list[Diagnostic]) -> 
                 doc.diag(
                     spec.goal.path,
                     f"the goal '{spec.goal.text()}' matches {len(found)} nodes",
-                    "name one object (or one copy) and one reachable state",
+                    _no_node(
+                        universe, spec.goal, "name one object (or one copy) and one reachable state"
+                    )
+                    if not found
+                    else "name one object (or one copy) and one reachable state",
                 )
             )
+
+
+def _no_node(universe: Universe, side: Side, otherwise: str) -> str:
+    """Why a side naming an object matches no node: its state is where the object starts,
+    or one it never reaches (with the states it does reach), else `otherwise`."""
+    for thing in universe.things:
+        obj = thing.spec
+        if side.state is None or not names(side, thing):
+            continue
+        reached = ", ".join(obj.goal_states()) or "none"
+        if side.state == obj.initial:
+            return (
+                f"'{side.state}' is where {obj.name} starts, and a node is a state it reaches: "
+                f"{reached}"
+            )
+        if side.state in obj.states:
+            return (
+                f"{obj.name} never reaches '{side.state}' from '{obj.initial}'; it reaches: "
+                f"{reached}"
+            )
+    return otherwise

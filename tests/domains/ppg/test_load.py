@@ -51,6 +51,19 @@ def test_rule_matching_no_node_is_a_located_error(tmp_path, capsys):
     text = LEVER + "rules: [{type: BEFORE, lh: {name: Lever, state: down}, rh: {name: Door}}]\n"
     (line,) = errors(tmp_path, capsys, text)
     assert line.startswith(f"{tmp_path / 'spec.yaml'}:12:") and "matches no node" in line
+    assert line.endswith("; 'down' is where Lever starts, and a node is a state it reaches: up")
+
+
+def test_a_goal_in_a_state_never_reached_names_those_reached(tmp_path, capsys):
+    text = (
+        LEVER.replace("[closed, open]", "[closed, open, ajar]")
+        + "goal: {name: Door, state: ajar}\n"
+    )
+    (line,) = errors(tmp_path, capsys, text)
+    assert line.endswith(
+        "the goal 'Door:ajar' matches 0 nodes; Door never reaches 'ajar' from 'closed'; it "
+        "reaches: open"
+    )
 
 
 @pytest.mark.parametrize(
