@@ -48,6 +48,7 @@ def scan(rule: str, compat: bool) -> tuple[list[Section], list[tuple[int, str]]]
     sections: list[Section] = []
     errors: list[tuple[int, str]] = []
     depth, in_tag, escaped, start = 0, False, False, 0
+    opened = {"#": 0, "[": 0, "]": -1}  # where the last tag and action opened, a stray ']'
     kept = ""
     last_escape = -1
 
@@ -67,6 +68,8 @@ def scan(rule: str, compat: bool) -> tuple[list[Section], list[tuple[int, str]]]
             escaped = False
             continue
         if char == "[":
+            if depth == 0:
+                opened["["] = i
             if depth == 0 and not in_tag:
                 if start < i:
                     cut(i, TEXT)
@@ -74,6 +77,8 @@ def scan(rule: str, compat: bool) -> tuple[list[Section], list[tuple[int, str]]]
             depth += 1
         elif char == "]":
             depth -= 1
+            if depth < 0 and opened["]"] < 0:
+                opened["]"] = i
             if depth == 0 and not in_tag:
                 cut(i, ACTION)
                 start = i + 1
@@ -82,6 +87,8 @@ def scan(rule: str, compat: bool) -> tuple[list[Section], list[tuple[int, str]]]
                 cut(i, TAG)
             elif start < i:
                 cut(i, TEXT)
+            if not in_tag:
+                opened["#"] = i
             start = i + 1
             in_tag = not in_tag
         elif char == "\\":
@@ -93,11 +100,11 @@ def scan(rule: str, compat: bool) -> tuple[list[Section], list[tuple[int, str]]]
     if start < len(rule):
         cut(len(rule), TEXT)
     if in_tag:
-        errors.append((len(rule), "unclosed tag: a '#' has no partner"))
+        errors.append((opened["#"], "unclosed tag: this '#' has no partner"))
     if depth > 0:
-        errors.append((len(rule), "too many '[': an action is not closed"))
+        errors.append((opened["["], "too many '[': this action is not closed"))
     if depth < 0:
-        errors.append((len(rule), "too many ']'"))
+        errors.append((opened["]"], "too many ']'"))
     return [s for s in sections if s.kind != TEXT or s.raw], errors
 
 

@@ -118,7 +118,7 @@ BROKEN = {
         "firstS, replace, uppercase, lowercase)"
     ),
     "kind: nested\nroot: a\ntypes:\n  a: {name: 'Room #1'}\n": (  # renders 'Room 1'
-        "4:21: unclosed tag: a '#' has no partner"
+        "4:19: unclosed tag: this '#' has no partner"
     ),
 }
 

@@ -126,14 +126,15 @@ def test_rule_problems_are_warnings_located_in_the_rule(tmp_path, capsys):
     spec = tmp_path / "w.yaml"
     spec.write_text('kind: tracery\ngrammar:\n  origin: "a #b"\n', "utf-8")
     result = _json(capsys, ["count", str(spec)])
-    assert result["warnings"] == [f"{spec}:3:16: warning: unclosed tag: a '#' has no partner"]
+    # at the '#' that opened the tag (it was at the rule's end)
+    assert result["warnings"] == [f"{spec}:3:14: warning: unclosed tag: this '#' has no partner"]
 
 
 def test_problems_in_the_origin_are_warnings_too(tmp_path, capsys):
     spec = tmp_path / "o.yaml"
     spec.write_text('kind: tracery\norigin: "#a# and #a"\ngrammar:\n  a: [x, y]\n', "utf-8")
     result = _json(capsys, ["count", str(spec)])
-    assert result["warnings"] == [f"{spec}:2:20: warning: unclosed tag: a '#' has no partner"]
+    assert result["warnings"] == [f"{spec}:2:18: warning: unclosed tag: this '#' has no partner"]
 
 
 def test_a_symbol_no_rule_defines_or_pushes_is_a_warning_with_a_near_name(tmp_path, capsys):

@@ -66,7 +66,9 @@ def test_scanner_sections_and_problems():
         (2, "k:v"),
         (0, "c"),
     ]
-    assert [m for _, m in problems] == ["unclosed tag: a '#' has no partner"]
+    assert problems == [(14, "unclosed tag: this '#' has no partner")]
+    assert scan("[a:[b]c", False)[1] == [(0, "too many '[': this action is not closed")]
+    assert scan("a]b]", False)[1] == [(1, "too many ']'")]
 
 
 def test_escapes_are_kept_until_the_end_and_only_tracery2_drops_some():
