@@ -48,6 +48,7 @@ def scan(rule: str, compat: bool) -> tuple[list[Section], list[tuple[int, str]]]
     sections: list[Section] = []
     errors: list[tuple[int, str]] = []
     depth, in_tag, escaped, start = 0, False, False, 0
+    begin = 0  # where the section starts (`start` moves past Tracery 2's escapes)
     opened = {"#": 0, "[": 0, "]": -1}  # where the last tag and action opened, a stray ']'
     kept = ""
     last_escape = -1
@@ -60,7 +61,7 @@ def scan(rule: str, compat: bool) -> tuple[list[Section], list[tuple[int, str]]]
             raw = kept + "\\" + rule[last_escape + 1 : end]
         else:
             raw = rule[start:end]
-        sections.append(Section(kind, raw, start))
+        sections.append(Section(kind, raw, begin))
         kept, last_escape = "", -1
 
     for i, char in enumerate(rule):
@@ -73,7 +74,7 @@ def scan(rule: str, compat: bool) -> tuple[list[Section], list[tuple[int, str]]]
             if depth == 0 and not in_tag:
                 if start < i:
                     cut(i, TEXT)
-                start = i + 1
+                start = begin = i + 1
             depth += 1
         elif char == "]":
             depth -= 1
@@ -81,7 +82,7 @@ def scan(rule: str, compat: bool) -> tuple[list[Section], list[tuple[int, str]]]
                 opened["]"] = i
             if depth == 0 and not in_tag:
                 cut(i, ACTION)
-                start = i + 1
+                start = begin = i + 1
         elif char == "#" and depth == 0:
             if in_tag:
                 cut(i, TAG)
@@ -89,7 +90,7 @@ def scan(rule: str, compat: bool) -> tuple[list[Section], list[tuple[int, str]]]
                 cut(i, TEXT)
             if not in_tag:
                 opened["#"] = i
-            start = i + 1
+            start = begin = i + 1
             in_tag = not in_tag
         elif char == "\\":
             escaped = True

@@ -130,6 +130,14 @@ def test_rule_problems_are_warnings_located_in_the_rule(tmp_path, capsys):
     assert result["warnings"] == [f"{spec}:3:14: warning: unclosed tag: this '#' has no partner"]
 
 
+def test_a_warning_after_a_tracery2_escape_is_located_at_its_name(tmp_path, capsys):
+    """Tracery 2 drops some escapes: a section holding one was placed after the escape."""
+    spec = tmp_path / "e.yaml"
+    spec.write_text("kind: tracery\ncompat: tracery2\ngrammar:\n  origin: ['[p:\\[ #animl#]#p#']\n")
+    result = _json(capsys, ["count", str(spec)])
+    assert [w.split(": warning: ")[0] for w in result["warnings"]] == [f"{spec}:4:20"]
+
+
 def test_problems_in_the_origin_are_warnings_too(tmp_path, capsys):
     spec = tmp_path / "o.yaml"
     spec.write_text('kind: tracery\norigin: "#a# and #a"\ngrammar:\n  a: [x, y]\n', "utf-8")
