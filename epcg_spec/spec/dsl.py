@@ -74,9 +74,7 @@ def _value(node: Tree | Token, path: Path, doc: Document, text: str, problems):
     scalar = _scalar(node)
     if scalar is not _NOT_SCALAR:
         if isinstance(scalar, str) and isinstance(node, Tree) and node.data == "string":
-            raw = node.children[0]
-            if raw.value[1:-1] == scalar:
-                doc.text_anchors[path] = [(0, raw.line, raw.column + 1)]
+            doc.text_anchors[path] = _string_anchors(node.children[0])
         return scalar
     start, end = node.meta.start_pos, node.meta.end_pos
     expression = text[start:end]
@@ -106,6 +104,25 @@ def _scalar(node: Tree | Token):
         "null": lambda: None,
         "name": lambda: str(token),
     }[node.data]()
+
+
+def _string_anchors(token: Token) -> list[tuple[int, int, int]]:
+    """Where the characters of a quoted string stand: an anchor (character, line, column)
+    at its start and after each escape (`\\n` is one character written as two)."""
+    body, line, col = token.value[1:-1], token.line, token.column + 1
+    anchors = [(0, line, col)]
+    read = written = 0
+    while written < len(body):
+        if body[written] != "\\":
+            read, written = read + 1, written + 1
+            continue
+        width = 2
+        if body[written + 1] == "u":  # \uXXXX, or a surrogate pair of two: one character
+            high = 0xD800 <= int(body[written + 2 : written + 6], 16) < 0xDC00
+            width = 12 if high and body[written + 6 : written + 8] == "\\u" else 6
+        read, written = read + 1, written + width
+        anchors.append((read, line, col + written))
+    return anchors
 
 
 def _anchors(text: str, start: int, expression: str) -> list[tuple[int, int, int]]:

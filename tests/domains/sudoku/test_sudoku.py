@@ -161,3 +161,12 @@ def test_bad_specs_give_one_located_line(run, fields, message):
     lines = err.strip().splitlines()
     assert code == 1 and len(lines) == 1 and message in lines[0]
     assert "sudoku.yaml:" in lines[0] and "Traceback" not in err
+
+
+def test_a_cell_of_a_dsl_puzzle_is_located_past_its_escapes(tmp_path, capsys):
+    """The DSL writes a puzzle's lines in one string, `\\n` between them: a problem in it
+    was placed at the string's start."""
+    spec = tmp_path / "dup.epcg"
+    spec.write_text('kind: sudoku\nbox: 2\npuzzle: "12..\\n..1.\\n.2..\\n...."\n')
+    assert main(["validate", "--quiet", str(spec)]) == 1
+    assert capsys.readouterr().out.startswith(f"{spec}:3:23: the puzzle has two 2s in column 2")
