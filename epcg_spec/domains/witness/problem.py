@@ -248,7 +248,8 @@ class WitnessProblem:
             f"{spec.name}: {self._plan.space.describe()}",
             f"  {tally.solvable:,} solvable, {tally.unique:,} with exactly one solution"
             + (f", {tally.invalid:,} with two symbols in one place" if tally.invalid else ""),
-            f"  {outcome.lines:,} candidate lines; {outcome.report.seconds:.3f} s "
+            f"  {_lines_left(outcome.lines, line_count(spec.grid))}; "
+            f"{outcome.report.seconds:.3f} s "
             f"(kernels ready in {outcome.report.compile_seconds:.1f} s)",
         ]
         if not outcome.report.complete:
@@ -373,3 +374,10 @@ def _symbol_summary(panel: Panel) -> str:
     for symbol in panel.symbols:
         kinds[symbol.kind] = kinds.get(symbol.kind, 0) + 1
     return ", ".join(f"{n} {kind}" for kind, n in kinds.items())
+
+
+def _lines_left(kept: int, total: int) -> str:
+    """How many candidate lines the layouts were checked against, of the panel's."""
+    if kept == total:
+        return f"{total:,} candidate lines"
+    return f"{kept:,} of the {total:,} candidate lines meet the fixed symbols"

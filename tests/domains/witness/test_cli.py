@@ -9,6 +9,7 @@ import pytest
 from epcg_spec.cli.main import main
 from epcg_spec.spec.dsl import load_dsl
 from epcg_spec.spec.yaml_loader import load_yaml
+from tests.oracles import witness_oracle
 
 SPECS = Path(__file__).parents[3] / "specs"
 EXAMPLES = sorted(SPECS.glob("witness*"))
@@ -143,3 +144,20 @@ def test_a_broken_spec_gets_one_located_line(tmp_path, capsys, body, expected):
     assert len(err.splitlines()) == 1
     assert err.startswith(f"{spec}:{expected}")
     assert not (tmp_path / "out").exists()
+
+
+def test_a_layout_build_says_how_many_lines_the_fixed_symbols_leave(tmp_path, capsys):
+    """It said 152 candidate lines where `explain` said 184, without saying why."""
+    spec = tmp_path / "l.yaml"
+    spec.write_text(
+        "kind: witness\npanel:\n  size: [3, 3]\n  constraints:\n    - {must_cross: [1, 1]}\n"
+        "layout:\n  - {place: triangle, count: 1, values: [1, 3]}\nobjective: fewest-solutions\n"
+    )
+    assert main(["explain", str(spec), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["candidate lines"] == "184 (cached)"
+    assert main(["build", str(spec), "--out", str(tmp_path / "out"), "-q"]) == 0
+    line = capsys.readouterr().out.splitlines()[2]
+    every = witness_oracle.lines(3, 3)
+    crossing = [path for path in every if (1, 1) in path]  # the must_cross vertex
+    assert (len(every), len(crossing)) == (184, 152)
+    assert line.startswith("  152 of the 184 candidate lines meet the fixed symbols; ")
