@@ -126,6 +126,7 @@ _seed = click.option(
     "--seed", type=click.IntRange(min=0, max=INT64_MAX), help="Seed (default: the spec's, or 0)."
 )
 _threads = click.option("--threads", type=click.IntRange(min=1), help="Worker threads.")
+_quiet = click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 
 
 def _time_limit(then: str):
@@ -215,7 +216,7 @@ cli.add_command(validate)
 @click.option("--fresh", is_flag=True, help="Discard a checkpoint in the output folder first.")
 @_time_limit("the partial result is written and --resume continues")
 @click.option("--no-prune", is_flag=True, help="Evaluate every state (no prefix pruning).")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@_quiet
 @click.option("--force", is_flag=True, help="Start even if the estimates exceed the machine.")
 @_allow_python
 @_scheduler()
@@ -288,6 +289,7 @@ def build(
 @_time_limit("the count is then a lower bound")
 @click.option("--no-prune", is_flag=True, help="Evaluate every state (no prefix pruning).")
 @_threads
+@_quiet
 @_json
 @_param
 @_allow_python
@@ -301,6 +303,7 @@ def count(
     time_limit,
     no_prune,
     threads,
+    quiet,
     as_json,
     params,
     allow_python,
@@ -315,7 +318,7 @@ def count(
         time_limit=time_limit,
         threads=threads,
         no_prune=no_prune,
-        progress=StderrProgress(),
+        progress=StderrProgress(quiet),
         allow_python=allow_python,
         scheduler=scheduler,
         device=device,

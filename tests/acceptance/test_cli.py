@@ -269,3 +269,16 @@ def test_a_build_summary_of_a_line_per_puzzle_is_cut_short(tmp_path, capsys):
     assert lines[24] == f"... 16 lines more: see {tmp_path / 'out'}/result.json"
     assert lines[25] == f"  wrote 162 files to {tmp_path / 'out'}"
     assert len(json.loads((tmp_path / "out" / "result.json").read_text())["puzzles"]) == 40
+
+
+@pytest.mark.parametrize("command", ["build", "count"])
+def test_quiet_turns_the_progress_off(command, tmp_path, monkeypatch, capsys):
+    """`count --constrained` runs as long as a build, and had no --quiet."""
+    import epcg_spec.cli.main as cli
+
+    made = []
+    monkeypatch.setattr(cli, "StderrProgress", lambda quiet=False: made.append(quiet))
+    extra = ["--out", str(tmp_path / "o")] if command == "build" else ["--constrained"]
+    for flags in ([], ["-q"]):
+        assert main([command, QUEENS, "--param", "n=6", *extra, *flags]) == 0
+    assert made == [False, True]
