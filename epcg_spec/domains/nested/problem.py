@@ -97,7 +97,7 @@ class NestedProblem:
             "outline.txt": "\n".join(lines) + "\n",
             "tree.json": json.dumps(tree, ensure_ascii=False, indent=1) + "\n",
         }
-        summary = [f"{self.name}: {universe.made:,} elements from {tree['path']}", *lines[:20]]
+        summary = [f"{self.name}: {universe.made:,} elements from {tree['path']}", *lines]
         return RunOutput(result=result, artifacts=artifacts, summary=summary)
 
     def sample(self, ctx: RunContext, ranks: list[int] | None, n: int, distinct: bool) -> RunOutput:

@@ -84,6 +84,17 @@ def test_browse_from_the_command_line(tmp_path, capsys):
     assert not (tmp_path / "out").exists()
 
 
+def test_a_long_outline_is_cut_short_saying_how_many_lines_are_left(tmp_path, capsys):
+    out = tmp_path / "out"
+    spec = str(SPECS / "nested-universe.yaml")
+    assert main(["build", spec, "--out", str(out), "--depth", "3", "-q"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    outline = (out / "outline.txt").read_text("utf-8").splitlines()
+    assert len(outline) > 25  # the outline is longer than a summary shows
+    assert printed[1:24] == outline[:23]  # the first line says how many elements
+    assert printed[24] == f"... {len(outline) + 1 - 24:,} lines more: see {out}/result.json"
+
+
 BROKEN = {
     "kind: nested\nroot: a\ntypes:\n  a: 'always b'\n": "4:6: unknown element type 'b' (types: a)",
     "kind: nested\nroot: a\ntypes:\n  a: {children: ['.b']}\n  b: {children: ['.a']}\n": (
