@@ -36,5 +36,6 @@ def count_text(n: int, exact_below: int = EXACT_BELOW) -> str:
 
 
 def counted(n: float, noun: str) -> str:
-    """`1 block`, `2,048 blocks`: n with the noun, plural unless n is 1."""
-    return f"{n:,.0f} {noun}" if n == 1 else f"{n:,.0f} {noun}s"
+    """`1 block`, `2,048 blocks`: n with the noun, plural unless n is 1 (an integer exactly)."""
+    text = f"{n:,}" if isinstance(n, int) else f"{n:,.0f}"
+    return f"{text} {noun}" if n == 1 else f"{text} {noun}s"

@@ -11,3 +11,7 @@ def test_counted_says_one_noun_and_many_nouns():
         "16,384 blocks",
     ]
     assert counted(1.0, "solution") == "1 solution"  # Fling counts solutions as floats
+
+
+def test_counted_writes_an_integer_beyond_two_to_the_53_exactly():
+    assert counted(10**30 + 1, "name") == "1,000,000,000,000,000,000,000,000,000,001 names"
