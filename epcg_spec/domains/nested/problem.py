@@ -10,6 +10,7 @@ from ...compile.budget import Estimate, bounded
 from ...core.context import RunContext, RunOutput
 from ...core.errors import UsageError
 from ...core.result import base_result
+from ...core.sizes import counted
 from .generate import Universe, outline
 from .model import NestedSpec
 
@@ -122,7 +123,9 @@ class NestedProblem:
             for rule in element_type.children:
                 layouts *= rule.outcomes()
             per_type[name] = {"names": names.total, "names_exact": names.finite, "layouts": layouts}
-            summary.append(f"  {name}: {names.total:,} names, {layouts:,} child layouts")
+            summary.append(
+                f"  {name}: {counted(names.total, 'name')}, {counted(layouts, 'child layout')}"
+            )
         result.update(
             space_size=None,
             evaluated=0,

@@ -95,6 +95,16 @@ def test_a_long_outline_is_cut_short_saying_how_many_lines_are_left(tmp_path, ca
     assert printed[24] == f"... {len(outline) + 1 - 24:,} lines more: see {out}/result.json"
 
 
+def test_count_says_one_name_and_one_layout_in_the_singular(tmp_path, capsys):
+    spec = tmp_path / "one.yaml"
+    spec.write_text("kind: nested\nroot: a\ntypes:\n  a: {name: A, always: [b]}\n  b: {}\n")
+    assert main(["count", str(spec)]) == 0
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        "  a: 1 name, 1 child layout",
+        "  b: 1 name, 1 child layout",
+    ]
+
+
 BROKEN = {
     "kind: nested\nroot: a\ntypes:\n  a: 'always b'\n": "4:6: unknown element type 'b' (types: a)",
     "kind: nested\nroot: a\ntypes:\n  a: {children: ['.b']}\n  b: {children: ['.a']}\n": (
