@@ -263,7 +263,9 @@ class FlingAnalysis(_FlingProblem):
             ]
             result.update(space_size=self.space_size(), layers=layers)
             summary = [f"{self.name}: boards of {self.spec.width} x {self.spec.height}"]
-            summary += [f"  {item['pieces']:>3} pieces: {item['boards']:,}" for item in layers]
+            summary += [
+                f"  {counted(item['pieces'], 'piece'):>10}: {item['boards']:,}" for item in layers
+            ]
             return RunOutput(result=result, summary=summary)
         began = time.perf_counter()
         retro, reports = self._layers(ctx)
