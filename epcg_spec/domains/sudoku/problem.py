@@ -58,9 +58,9 @@ class SudokuProblem:
             rows.append(("task", f"solve the given puzzle ({clues} clues) and check uniqueness"))
         else:
             g = spec.generate
-            target = f"down to {g.clues} clues" if g.clues else "while any clue can go"
+            target = f"down to {counted(g.clues, 'clue')}" if g.clues else "while any clue can go"
             rows += [
-                ("task", f"generate {g.puzzles} puzzle(s), removing clues {target}"),
+                ("task", f"generate {counted(g.puzzles, 'puzzle')}, removing clues {target}"),
                 ("difficulty", g.difficulty),
                 ("symmetric", "yes (half turn)" if g.symmetric else "no"),
             ]
@@ -160,7 +160,7 @@ class SudokuProblem:
             line = (
                 f"puzzle {k}: {record['clues']} clues, grade {record['grade']}, unique, "
                 f"{record['seconds'] * 1e3:.1f} ms ({record['checks']} checks, "
-                f"{record['attempts']} attempt(s))"
+                f"{counted(record['attempts'], 'attempt')})"
             )
             return Item(record, files, line)
 

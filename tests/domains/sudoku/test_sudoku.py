@@ -50,6 +50,15 @@ def test_the_count_line_names_one_solution_in_the_singular(tmp_path, capsys):
     assert capsys.readouterr().out.splitlines()[0] == "s: 1 solution"
 
 
+def test_one_puzzle_and_one_attempt_are_said_in_the_singular(tmp_path, capsys):
+    spec = tmp_path / "s.yaml"
+    spec.write_text(yaml.safe_dump({"kind": "sudoku", "name": "s", "box": 2, "seed": 1}))
+    assert main(["explain", str(spec)]) == 0
+    assert "generate 1 puzzle, removing clues while any clue can go" in capsys.readouterr().out
+    assert main(["build", str(spec), "--out", str(tmp_path / "out"), "-q"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith(" checks, 1 attempt)")
+
+
 def test_counting_stops_at_the_limit(run):
     _, result, _ = run("count", box=3, limit=5)
     assert result["count"] == 5 and not result["complete"]
