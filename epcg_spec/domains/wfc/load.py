@@ -11,6 +11,7 @@ import numpy as np
 
 from ...core.errors import SpecError
 from ...core.files import NotReadable, read_bounded
+from ...core.sizes import counted
 from ...spec.document import Document
 from ...spec.document import Path as DocPath
 from ...spec.load import read_text
@@ -204,7 +205,8 @@ def _run(doc, path, node, folder, problems: Problems, name: str) -> WfcRun | Non
                 doc,
                 (*path, key if key in node else "size"),
                 f"the grid of cells is {shown}, too small",
-                f"the {key} needs at least {low} cell(s){' (it wraps)' if axes[axis] else ''}",
+                f"the {key} needs at least {counted(low, 'cell')}"
+                + (" (it wraps)" if axes[axis] else ""),
             )
             return None
     stagger = {"pointy": 1, "flat": 0}.get(layout)

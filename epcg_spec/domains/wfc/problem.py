@@ -113,9 +113,10 @@ class WfcProblem:
             stem = self.spec.name if single else f"{index:02d}-{run.name}-{k}"
             record, files = self._output(run, model, base, item_seed(ctx.seed, k), stem)
             line = (
-                f"{run.name}: {record['status']} after {record['attempts']} attempt(s), "
-                f"{record['contradictions']} contradiction(s), {record['backtracks']} "
-                f"backtrack(s), {record['seconds']:.3f} s -> {', '.join(files)}"
+                f"{run.name}: {record['status']} after {counted(record['attempts'], 'attempt')}, "
+                f"{counted(record['contradictions'], 'contradiction')}, "
+                f"{counted(record['backtracks'], 'backtrack')}, "
+                f"{record['seconds']:.3f} s -> {', '.join(files)}"
             )
             return Item(record, files, line)
 
@@ -159,8 +160,9 @@ class WfcProblem:
         outcome = backtrack.solve(model, seed, policy, base, check=checks.check_of(run))
         if outcome.status not in ("solved", "paused"):
             raise BuildError(
-                f"{run.name}: {outcome.status} after {outcome.attempts} attempt(s) "
-                f"({outcome.contradictions} contradictions, {outcome.backtracks} backtracks); "
+                f"{run.name}: {outcome.status} after {counted(outcome.attempts, 'attempt')} "
+                f"({counted(outcome.contradictions, 'contradiction')}, "
+                f"{counted(outcome.backtracks, 'backtrack')}); "
                 f"raise search.attempts or search.max_backtracks, or loosen the constraints",
                 at=((*run.path, "search", "attempts"), (*run.path, "search")),
             )

@@ -194,3 +194,25 @@ def test_a_limit_writes_the_partial_output(write_spec, tmp_path):
     result = build(spec, tmp_path / "out")
     assert result["outputs"][0]["status"] == "paused"
     assert "?" in (tmp_path / "out" / "spec.txt").read_text()
+
+
+CHECKER = {
+    "model": "tiled",
+    "tiles": [{"name": "a", "color": "#000000"}, {"name": "b", "color": "#ffffff"}],
+    "neighbors": [{"left": "a", "right": "b"}],
+}
+
+
+def test_one_attempt_contradiction_and_backtrack_are_said_in_the_singular(
+    write_spec, tmp_path, capsys
+):
+    spec = write_spec(**CHECKER, width=2, height=1, seed=1)
+    assert main(["build", str(spec), "--out", str(tmp_path / "out"), "-q"]) == 0
+    line = capsys.readouterr().out.splitlines()[0]
+    assert line.startswith("spec: solved after 1 attempt, 0 contradictions, 0 backtracks, ")
+    odd = write_spec(**CHECKER, width=3, height=1, periodic=[True, False], search={"attempts": 1})
+    assert main(["build", str(odd), "--out", str(tmp_path / "odd"), "-q"]) == 1
+    assert "infeasible after 1 attempt (2 contradictions, 1 backtrack)" in capsys.readouterr().err
+    flat = write_spec(**CHECKER, width=3, height=1, periodic=True)
+    assert main(["validate", "-q", str(flat)]) == 1
+    assert "the height needs at least 2 cells (it wraps)" in capsys.readouterr().out
