@@ -35,7 +35,8 @@ def count_text(n: int, exact_below: int = EXACT_BELOW) -> str:
     return f"about {sign}{mantissa:.2f}e+{exponent} ({digits:,} digits)"
 
 
-def counted(n: float, noun: str) -> str:
-    """`1 block`, `2,048 blocks`: n with the noun, plural unless n is 1 (an integer exactly)."""
+def counted(n: float, noun: str, plural: str | None = None) -> str:
+    """`1 block`, `2,048 blocks`: n with the noun, plural (`noun`s unless given) unless n is 1
+    (an integer exactly)."""
     text = f"{n:,}" if isinstance(n, int) else f"{n:,.0f}"
-    return f"{text} {noun}" if n == 1 else f"{text} {noun}s"
+    return f"{text} {noun}" if n == 1 else f"{text} {plural or noun + 's'}"

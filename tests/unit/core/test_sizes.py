@@ -15,3 +15,7 @@ def test_counted_says_one_noun_and_many_nouns():
 
 def test_counted_writes_an_integer_beyond_two_to_the_53_exactly():
     assert counted(10**30 + 1, "name") == "1,000,000,000,000,000,000,000,000,000,001 names"
+
+
+def test_counted_takes_a_plural_that_is_not_the_noun_and_s():
+    assert [counted(n, "guess", "guesses") for n in (1, 7)] == ["1 guess", "7 guesses"]
