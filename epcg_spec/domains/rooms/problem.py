@@ -61,8 +61,8 @@ class RoomsProblem:
             ("spec", f"{spec.name} (kind: rooms)"),
             ("map", f"{spec.width} x {spec.height} cells"),
             ("rooms", f"{len(spec.rooms)} (root {spec.rooms[0].name!r})"),
-            ("walls", f"{spec.margin} cell(s) between rooms"),
-            ("corridors", f"{spec.corridor} cell(s)" if spec.corridor else "none (doors)"),
+            ("walls", f"{counted(spec.margin, 'cell')} between rooms"),
+            ("corridors", counted(spec.corridor, "cell") if spec.corridor else "none (doors)"),
             ("rotate", "yes" if spec.rotate else "no"),
             ("placements", f"{count_text(self.space_size())} combinations before any test"),
             ("order", f"{spec.search.order} (which room is guessed next)"),
@@ -220,11 +220,13 @@ class RoomsProblem:
             map=[spec.width, spec.height],
             rooms=_records(rooms, spec),
         )
-        what = f"{outcome['attempts']} attempt(s), " if spec.search.max_undos >= 0 else ""
+        what = f"{counted(outcome['attempts'], 'attempt')}, " if spec.search.max_undos >= 0 else ""
         summary = [
-            f"{self.name}: {outcome['status']}, {len(spec.rooms)} rooms on {spec.width} x "
-            f"{spec.height}: {what}{outcome['guesses']} guesses, {outcome['failures']} failures, "
-            f"{outcome['undos']} undos, {seconds:.3f} s"
+            f"{self.name}: {outcome['status']}, {counted(len(spec.rooms), 'room')} on "
+            f"{spec.width} x {spec.height}: {what}"
+            f"{counted(outcome['guesses'], 'guess', 'guesses')}, "
+            f"{counted(outcome['failures'], 'failure')}, {counted(outcome['undos'], 'undo')}, "
+            f"{seconds:.3f} s"
         ]
         artifacts: dict[str, str | bytes] = {}
         if complete:

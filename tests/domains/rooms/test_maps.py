@@ -181,6 +181,17 @@ def test_count_by_hand(write_spec, capsys):
     assert ": 20 maps" in capsys.readouterr().out
 
 
+def test_one_room_guess_and_cell_are_said_in_the_singular(write_spec, capsys):
+    rooms = [{"name": "a", "size": 2}]
+    spec = write_spec(map={"width": 4, "height": 4}, corridor=1, rooms=rooms)
+    assert main(["explain", str(spec)]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert "1 cell between rooms" in rows[3] and rows[4].endswith(" 1 cell")
+    assert main(["build", str(spec), "--out", str(spec.parent / "out"), "-q"]) == 0
+    summary = capsys.readouterr().out.splitlines()[0]
+    assert ": solved, 1 room on 4 x 4: 1 guess, 0 failures, 0 undos, " in summary
+
+
 def test_a_room_that_fits_only_turned(write_spec, capsys):
     """A 5 x 2 room on a 3 x 6 map fits only turned (2 x 5): 2 columns x 2 rows of places."""
     spec = write_spec(
