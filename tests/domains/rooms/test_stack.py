@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -82,6 +83,13 @@ def test_cli_pause_and_resume(build, tmp_path):
     assert resumed["rooms"] == whole["rooms"]
     assert resumed["guesses"] == whole["guesses"] and resumed["undos"] == whole["undos"]
     assert not (tmp_path / "paused" / ".checkpoint.json").exists()
+
+
+def test_the_file_the_rooms_page_says_a_pause_keeps_is_kept(build, tmp_path):
+    page = (SPECS.parent / "docs" / "kinds" / "rooms.md").read_text("utf-8")
+    named = re.search(r"keeps the run in `OUT/([^`]+)`", page)[1]
+    build(CAVES, "--steps", "5", out="p")
+    assert (tmp_path / "p" / named).is_file()
 
 
 def test_resume_refuses_another_seed(build, capsys):
