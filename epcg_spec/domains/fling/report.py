@@ -55,7 +55,9 @@ class JudgedBoard:
             f"solvable: {'yes' if verdict.solvable else 'no'}  unique: {unique}",
             f"brute-force tree: {verdict.brute_tree:,.0f} nodes; expert's tree: "
             f"{verdict.expert_tree:,.0f} nodes; ratio {verdict.ratio:.3f}",
-            "solution (each piece above shows the step at which it is first flung):",
+            "solution (each piece above shows the step at which it is first flung):"
+            if verdict.solvable
+            else "solution: none (no sequence of moves leaves one piece)",
             *(f"  {i}. {move_text(m, g.width)}" for i, m in enumerate(verdict.solution, 1)),
         ]
         title = f"{stem}: {len(self.cells)} pieces, expert ratio {verdict.ratio:.3f}"

@@ -101,6 +101,15 @@ def test_count_and_sample(small, tmp_path, capsys):
     assert "out of range" in capsys.readouterr().err
 
 
+def test_an_unsolvable_puzzle_says_it_has_no_solution(tmp_path):
+    spec = tmp_path / "stuck.yaml"
+    spec.write_text("kind: fling\nname: stuck\nboard: {width: 3, height: 3}\n"
+                    "puzzle: ['o.o', '...', 'o..']\n")  # fmt: skip
+    assert main(["build", str(spec), "--out", str(tmp_path / "out"), "-q"]) == 0
+    text = (tmp_path / "out" / "puzzle.txt").read_text().splitlines()
+    assert text[-1] == "solution: none (no sequence of moves leaves one piece)"
+
+
 def test_the_puzzle_spec_is_solved_and_checked(tmp_path):
     out = tmp_path / "out"
     assert main(["build", str(SPECS / "fling-puzzle.epcg"), "--out", str(out), "-q"]) == 0
