@@ -349,13 +349,13 @@ class FlingPuzzle(_FlingProblem):
             f"unique ({r}): {'yes' if verdict.unique[r] else 'no'}" for r in spec.rules
         )
         summary = [
-            f"{spec.name}: {len(cells)} pieces on {spec.width} x {spec.height}: "
+            f"{spec.name}: {counted(len(cells), 'piece')} on {spec.width} x {spec.height}: "
             f"solvable: {'yes' if verdict.solvable else 'no'}, {verdicts}",
             f"  {counted(verdict.solutions, 'solution')}; "
             f"{counted(verdict.boards_reached, 'board')} reachable; "
             f"expert ratio {verdict.ratio:.3f}",
         ]
-        if verdict.solvable:
+        if entry["solution"]:
             summary.append("  solution: " + "; ".join(entry["solution"]))
         return RunOutput(result=result, artifacts=judged.files("puzzle"), summary=summary)
 

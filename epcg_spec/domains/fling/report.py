@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from ...core.sizes import counted
 from .expert import Verdict
 from .kernels import Geometry
 from .render import board_svg, board_text, first_flings, move_text, picture
@@ -53,8 +54,8 @@ class JudgedBoard:
             board_text(self.cells, self.labels, g.width, g.height),
             f"pieces: {len(self.cells)}  rank: {self.rank}",
             f"solvable: {'yes' if verdict.solvable else 'no'}  unique: {unique}",
-            f"brute-force tree: {verdict.brute_tree:,.0f} nodes; expert's tree: "
-            f"{verdict.expert_tree:,.0f} nodes; ratio {verdict.ratio:.3f}",
+            f"brute-force tree: {counted(verdict.brute_tree, 'node')}; expert's tree: "
+            f"{counted(verdict.expert_tree, 'node')}; ratio {verdict.ratio:.3f}",
             "solution (each piece above shows the step at which it is first flung):"
             if verdict.solvable
             else "solution: none (no sequence of moves leaves one piece)",

@@ -110,6 +110,20 @@ def test_an_unsolvable_puzzle_says_it_has_no_solution(tmp_path):
     assert text[-1] == "solution: none (no sequence of moves leaves one piece)"
 
 
+def test_a_puzzle_of_one_piece_is_said_in_the_singular(tmp_path, capsys):
+    spec = tmp_path / "one.yaml"
+    spec.write_text(
+        "kind: fling\nname: one\nboard: {width: 3, height: 3}\npuzzle: [o.., ..., ...]\n"
+    )
+    assert main(["build", str(spec), "--out", str(tmp_path / "out"), "-q"]) == 0
+    assert capsys.readouterr().out.splitlines()[:2] == [
+        "one: 1 piece on 3 x 3: solvable: yes, unique (moves): yes",
+        "  1 solution; 1 board reachable; expert ratio 1.000",
+    ]
+    text = (tmp_path / "out" / "puzzle.txt").read_text()
+    assert "brute-force tree: 1 node; expert's tree: 1 node; ratio 1.000" in text
+
+
 def test_the_puzzle_spec_is_solved_and_checked(tmp_path):
     out = tmp_path / "out"
     assert main(["build", str(SPECS / "fling-puzzle.epcg"), "--out", str(out), "-q"]) == 0
