@@ -16,6 +16,7 @@ import pytest
 
 from epcg_spec.cli.main import main
 from epcg_spec.core.errors import SpecError
+from epcg_spec.domains.wfc.examples import MapData
 from epcg_spec.domains.wfc.formats_csv import read_csv, write_csv
 from epcg_spec.domains.wfc.formats_tmx import read_tmx
 from epcg_spec.domains.wfc.formats_vox import NotVox, read_vox, write_vox
@@ -395,3 +396,9 @@ def test_a_partly_drawn_vox_fixes_its_voxels_only(write_spec, tmp_path):
     build(spec, tmp_path / "out")
     values = read_csv((tmp_path / "out" / "spec.csv").read_text(), "x")
     assert run.tiled.names[values[0, 1, 2]] == "c1 0" and run.tiled.names[values[1, 3, 0]] == "c3 0"
+
+
+def test_a_tile_learned_from_a_type_with_a_space_is_named_as_the_page_says():
+    page = (Path(__file__).parents[3] / "docs" / "kinds" / "wfc-worlds.md").read_text("utf-8")
+    typed, named = re.search(r"a type `([^`]+)` is the tile `([^`]+)`", page).groups()
+    assert MapData(None, np.zeros((1, 1, 1), np.int64), {0: typed}).name(0) == named == "corner_1"
