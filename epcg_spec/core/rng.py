@@ -2,8 +2,10 @@
 
 One family, SplitMix64, serves kernels and Python alike:
 
-- `stream_state(seed, i)`: the 64-bit start of stream i of a run seeded `seed`, a fixed
-  function of both (attempt i of a search, text i of a grammar, the element of a tree).
+- `stream_state(seed, i)`: the 64-bit key of stream i of a run seeded `seed`, a fixed
+  function of both (attempt i of a search, text i of a grammar, the element of a tree);
+  a stream starts from its key finalised by `mix64`, so that the streams of neighbouring
+  seeds and indices share no draws.
 - `SplitMix64`: its draws from Python (a grammar's choices, a tree's elements), in Python
   integers; the kernels' own draws, the same stream, are in search/splitmix.py (`mix64`,
   `next_unit`). This module imports no numba: validating a spec needs none, and a draw from
@@ -30,7 +32,7 @@ MASK64 = (1 << 64) - 1
 
 
 def stream_state(seed: int, stream: int) -> int:
-    """The 64-bit starting state of stream `stream` of a run seeded `seed`."""
+    """The 64-bit key of stream `stream` of a run seeded `seed` (its start is mix64 of it)."""
     return (seed * GOLDEN + stream * STREAM + 1) & MASK64
 
 
@@ -58,10 +60,14 @@ def mix64(x: int) -> int:
 
 
 class SplitMix64:
-    """Stream `stream` of a run seeded `seed`, drawn from Python: the same on every machine."""
+    """Stream `stream` of a run seeded `seed`, drawn from Python: the same on every machine.
+
+    It starts from the finalised `stream_state`, as the kernels start from a finalised
+    attempt seed: the raw states of seeds s and s + 1 lie one SplitMix64 step apart, so
+    without it seed s + 1 would draw what seed s draws, one draw later."""
 
     def __init__(self, seed: int, stream: int = 0) -> None:
-        self.state = stream_state(seed, stream)
+        self.state = mix64(stream_state(seed, stream))
 
     def next64(self) -> int:
         self.state = (self.state + GOLDEN) & MASK64

@@ -66,6 +66,19 @@ def test_another_seed_gives_another_universe_and_the_same_seed_the_same():
     assert a.tree(a.root(), 2) == b.tree(b.root(), 2) != c.tree(c.root(), 2)
 
 
+def _names(tree: dict) -> set[str]:
+    return {tree["name"]}.union(*(_names(child) for child in tree.get("children", ())))
+
+
+def test_neighbouring_seeds_name_their_elements_apart():
+    # seeds 3, 4 and 5 once shared "Tortortor Spiral" at one path: each seed's streams
+    # were the last seed's, one draw on
+    named = [_names(u.tree(u.root(), 2)) for u in map(_universe, (3, 4, 5))]
+    assert all(len(names) > 10 for names in named)
+    assert named[0] & named[1] <= {"the observable universe"}
+    assert named[1] & named[2] <= {"the observable universe"}
+
+
 def test_inheritance_adds_the_other_types_children():
     spec = load_spec(SPECS / "nested-universe.yaml").spec
     assert spec.types["inhabitant"].children == spec.types["person"].children
