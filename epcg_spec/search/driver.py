@@ -141,7 +141,7 @@ def run(job: Job, ctx: RunContext, key: str | None, checkpoint: Checkpoint | Non
     if ctx.unit_limit is not None:
         hi = min(hi, following + ctx.unit_limit)
     executor = _executor(job, ctx)
-    compile_seconds = _prepare(executor, ctx, following)
+    compile_seconds = compile_step(ctx, lambda: executor.prepare(following))
     progress = ctx.progress if following < hi else None  # no work left: nothing to show
     if progress:
         # a resumed run announces only the work left, so that its rate (and ETA) is true
@@ -202,10 +202,12 @@ def _estimate(job: Job, start: int, following: int, total: int, elapsed: float) 
     return elapsed * total / done if done > 0 and total > 0 else None
 
 
-def _prepare(executor: Executor, ctx: RunContext, first: int) -> float:
+def compile_step(ctx: RunContext, prepare: Callable[[], None]) -> float:
+    """Seconds that prepare() took to compile or load kernels, shown as the run's compile
+    step (a spinner, then the time where it took over a second)."""
     began = time.perf_counter()
     with ctx.progress.compiling(ctx.kind) if ctx.progress else nullcontext():
-        executor.prepare(first)
+        prepare()
     return time.perf_counter() - began
 
 

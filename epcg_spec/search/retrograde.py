@@ -122,6 +122,8 @@ class Retrograde:
         self._module: ModuleType | None = None
         self._plan: Plan | None = None
         self._reports: dict[int, LayerReport] = {}
+        self.compile_seconds = 0.0  # the compile step's (_compile), apart from every layer's
+        self._compiled = False
 
     # ---- what is stored ----
 
@@ -229,6 +231,8 @@ class Retrograde:
         while computing layer m proves damaged); its counts go into its report."""
         counts = self._counts(m, full)
         if None in counts.values():
+            if m > self.space.goal:
+                self._compile()
             with self.store.lock(f"layer-{m}", f"layer {m}"):
                 try:
                     self._compute(m, full)
@@ -244,6 +248,32 @@ class Retrograde:
         report = self._reports[m]
         report.solvable = counts.pop("solvable", None)
         report.unique.update(counts)
+
+    def _compile(self) -> None:
+        """Compile (or load) the block loops of every pass the plan has, in one step before
+        the first layer this run computes: said once, and timed apart from every layer (a
+        cluster's workers compile theirs before each pass instead: cluster.py)."""
+        if self._compiled or self.ctx.cluster is not None:
+            return
+        self.compile_seconds += driver.compile_step(self.ctx, self._compile_loops)
+        self._compiled = True
+
+    def _compile_loops(self) -> None:
+        """Each block loop the plan uses, called with no block on empty arrays of the types
+        a pass gives it (unique ranks are read-only maps), so that no pass compiles again."""
+        plan, m = self._plan, self.space.goal + 1
+        none = np.zeros(0, np.int64)
+        if plan.solvable >= m:
+            scan = _ScanWork(
+                self._loops(), m, "", none, none, EMPTY, [EMPTY for _ in RULES],
+                self.module.SOLVABLE_ONLY, True, self.space.tables, {}, {}, (EMPTY,) * 3,
+            )  # fmt: skip
+            scan.judge(0, 0)
+            scan.fill(0, 0)
+        if plan.unique_by == "predecessors" or plan.unique > plan.solvable:
+            ranks = none.copy()
+            ranks.flags.writeable = False
+            self._predecessor_blocks(plan.rules[0], m, ranks, EMPTY)[2](0, 0)
 
     def _compute(self, m: int, full: bool) -> None:
         """Compute what layer m lacks (the caller holds its lock)."""
@@ -406,7 +436,10 @@ class Retrograde:
         """The blocks of layer m - 1's unique states under `rule`, and work(lo, hi) giving
         how many unique states of layer m blocks lo..hi - 1 found, and their ranks."""
         unique_below = np.asarray(self.store.read_array(f"unique-{rule}-{m - 1}.npy"))
-        below = self.solvable_bits(m - 1)
+        return self._predecessor_blocks(rule, m, unique_below, self.solvable_bits(m - 1))
+
+    def _predecessor_blocks(self, rule: str, m: int, unique_below: np.ndarray, below: np.ndarray):
+        """`_predecessor_work` over the given unique ranks and solvable bits of layer m - 1."""
         free_last = m == self.space.goal + 1
         n = len(unique_below)
         starts = np.arange(0, n, PREDECESSOR_BLOCK, dtype=np.int64)

@@ -180,7 +180,7 @@ class FlingAnalysis(_FlingProblem):
         artifacts: dict[str, str | bytes] = {}
         for i, board in enumerate(chosen):  # files count from 0, as every kind's do
             artifacts.update(board.files(f"board-{i}"))
-        result = self._result(ctx, reports, began)
+        result = self._result(ctx, retro, reports, began)
         result.update(
             evaluated=sum(r.evaluated for r in reports) + judged,
             best=best,
@@ -199,7 +199,10 @@ class FlingAnalysis(_FlingProblem):
         )
         return RunOutput(result=result, artifacts=artifacts, summary=summary)
 
-    def _result(self, ctx: RunContext, reports: list[LayerReport], began: float) -> dict:
+    def _result(
+        self, ctx: RunContext, retro: Retrograde, reports: list[LayerReport], began: float
+    ) -> dict:
+        """result.json's fields; `seconds` and each layer's leave the compile step out."""
         result = base_result(self.name, self.kind, self.backend, ctx)
         top = reports[-1]
         result.update(
@@ -207,7 +210,8 @@ class FlingAnalysis(_FlingProblem):
             evaluated=sum(r.evaluated for r in reports),
             count=top.unique[self.spec.rules[0]],
             best=[],
-            seconds=round(time.perf_counter() - began, 3),
+            seconds=round(time.perf_counter() - began - retro.compile_seconds, 3),
+            compile_seconds=round(retro.compile_seconds, 3),
             board={"width": self.spec.width, "height": self.spec.height},
             rules=list(self.spec.rules),
             unique_by=self.plan.unique_by,
@@ -270,7 +274,7 @@ class FlingAnalysis(_FlingProblem):
         began = time.perf_counter()
         retro, reports = self._layers(ctx)
         return RunOutput(
-            result=self._result(ctx, reports, began), summary=self._summary(reports, retro)
+            result=self._result(ctx, retro, reports, began), summary=self._summary(reports, retro)
         )
 
     def sample(self, ctx: RunContext, ranks: list[int] | None, n: int, distinct: bool) -> RunOutput:
