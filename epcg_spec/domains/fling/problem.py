@@ -77,7 +77,8 @@ class _FlingProblem:
         self.geometry = board_tables(spec.width, spec.height)
 
     def judged(self, rank: int, board: int) -> JudgedBoard:
-        return JudgedBoard(rank, cells_of(board), judge(board, self.geometry), self.geometry)
+        verdict = judge(board, self.geometry)
+        return JudgedBoard(rank, cells_of(board), verdict, self.geometry, self.spec.rules)
 
     def _board(self, rank: int, pieces: int) -> int:
         return int(kernels.layer_unrank(rank, pieces, self.geometry))
@@ -350,7 +351,7 @@ class FlingPuzzle(_FlingProblem):
             rules=list(spec.rules),
         )
         verdicts = ", ".join(
-            f"unique ({r}): {'yes' if verdict.unique[r] else 'no'}" for r in spec.rules
+            f"unique ({r}): {'yes' if ok else 'no'}" for r, ok in judged.unique.items()
         )
         summary = [
             f"{spec.name}: {counted(len(cells), 'piece')} on {spec.width} x {spec.height}: "

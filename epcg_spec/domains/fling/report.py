@@ -13,12 +13,19 @@ from .render import board_svg, board_text, first_flings, move_text, picture
 
 @dataclass(frozen=True)
 class JudgedBoard:
-    """A board (its rank among boards of as many pieces, its cells) and its verdict."""
+    """A board (its rank among boards of as many pieces, its cells) and its verdict, said
+    under the spec's rules (in its order)."""
 
     rank: int
     cells: list[int]
     verdict: Verdict
     geometry: Geometry
+    rules: tuple[str, ...]
+
+    @property
+    def unique(self) -> dict[str, bool]:
+        """Whether the board is unique under each of the spec's rules."""
+        return {rule: self.verdict.unique[rule] for rule in self.rules}
 
     @cached_property
     def labels(self) -> dict[int, int]:
@@ -37,7 +44,7 @@ class JudgedBoard:
                 "picture": picture(self.cells, g.width, g.height),
             },
             "solvable": verdict.solvable,
-            "unique": verdict.unique,
+            "unique": self.unique,
             "solution": [move_text(m, g.width) for m in verdict.solution],
             "labelled": board_text(self.cells, self.labels, g.width, g.height).split(),
             "solutions": verdict.solutions,
@@ -49,7 +56,7 @@ class JudgedBoard:
     def files(self, stem: str) -> dict[str, str]:
         """`stem`.txt (the labelled picture, the verdict, the solution) and `stem`.svg."""
         g, verdict = self.geometry, self.verdict
-        unique = ", ".join(f"{rule} {'yes' if ok else 'no'}" for rule, ok in verdict.unique.items())
+        unique = ", ".join(f"{rule} {'yes' if ok else 'no'}" for rule, ok in self.unique.items())
         lines = [
             board_text(self.cells, self.labels, g.width, g.height),
             f"pieces: {len(self.cells)}  rank: {self.rank}",

@@ -153,6 +153,35 @@ def test_the_puzzle_spec_is_solved_and_checked(tmp_path):
     assert (tmp_path / "out" / "puzzle.svg").exists()
 
 
+def test_the_files_give_the_verdict_under_the_spec_s_rules_as_the_summary_does(
+    small, tmp_path, capsys
+):
+    """puzzle.txt, board-N.txt, result.json's `best` and sample's lines gave both rules'
+    verdicts, in a fixed order, where the summary gave the rules the spec chose."""
+    puzzle = tmp_path / "boards.epcg"
+    text = (SPECS / "fling-puzzle.epcg").read_text()
+    puzzle.write_text(text.replace("unique -> moves | boards", "unique -> boards"))
+    assert main(["build", str(puzzle), "--out", str(tmp_path / "puzzle"), "-q"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith("solvable: yes, unique (boards): yes")
+    lines = (tmp_path / "puzzle" / "puzzle.txt").read_text().splitlines()
+    assert lines[10] == "solvable: yes  unique: boards yes"
+    assert json.loads((tmp_path / "puzzle" / "result.json").read_text())["best"][0]["unique"] == {
+        "boards": True
+    }
+    result = build(small, tmp_path / "out", tmp_path / "layers")  # unique: [boards, moves]
+    assert result["best"][0]["unique"] == {"boards": True, "moves": False}
+    assert list(result["best"][0]["unique"]) == ["boards", "moves"]
+    lines = (tmp_path / "out" / "board-0.txt").read_text().splitlines()
+    assert lines[7] == "solvable: yes  unique: boards yes, moves no"
+    moves = tmp_path / "moves.yaml"
+    moves.write_text(SMALL.replace("unique: [boards, moves]", "unique: moves"))
+    capsys.readouterr()
+    assert main(["sample", str(moves), "--rank", "0"]) == 0
+    assert (
+        capsys.readouterr().out.splitlines()[0] == "rank 0: solvable: False, unique (moves): False"
+    )
+
+
 @pytest.mark.parametrize("flag", [["--threads", "2"], ["--layers-dir", "layers"]])
 def test_a_given_board_refuses_what_only_the_layers_use(flag, tmp_path, capsys):
     """Solving one given board (one thread, no stored layers) took both and ignored them."""
