@@ -98,6 +98,7 @@ class LayerReport:
     seconds: float = 0.0
     cpu_seconds: float = 0.0  # over all threads: the work done, however busy the machine
     evaluated: int = 0
+    computed: bool = False  # by this run (the goal layer's states are not judged: all solved)
 
     def as_dict(self) -> dict:
         return {
@@ -107,7 +108,7 @@ class LayerReport:
             "unique": dict(self.unique),
             "seconds": round(self.seconds, 3),
             "cpu_seconds": round(self.cpu_seconds, 3),
-            "computed": self.evaluated > 0,
+            "computed": self.computed,
         }
 
 
@@ -279,6 +280,7 @@ class Retrograde:
         """Compute what layer m lacks (the caller holds its lock)."""
         plan, report = self._plan, self._reports[m]
         missing = {key for key, count in self._counts(m, full).items() if count is None}
+        report.computed |= bool(missing)
         if m == self.space.goal:
             self._goal_layer(missing, report)
             return

@@ -232,7 +232,7 @@ class FlingAnalysis(_FlingProblem):
         for r in reports:
             solvable = f"{r.solvable:,}" if r.solvable is not None else "-"
             uniques = "".join(f"  {r.unique[rule]:>18,}" for rule in spec.rules)
-            took = f"{r.seconds:9.1f}" if r.evaluated else "   stored"
+            took = f"{r.seconds:9.1f}" if r.computed else "   stored"
             lines.append(f"  {r.pieces:>6}  {r.size:>16,}  {solvable:>16}{uniques}  {took}")
         return lines
 
