@@ -41,6 +41,7 @@ class Nogoods:
 
     cells: np.ndarray  # (rows, length)
     sets: np.ndarray  # (rows, length, values) bool
+    at: tuple[str | int, ...] = ()  # the setting that asks for them
 
 
 def _steps(topology: Topology) -> list[np.ndarray]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import difflib
 import itertools
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -227,30 +229,50 @@ def _run(doc, path, node, folder, problems: Problems, name: str) -> WfcRun | Non
     run.topology = Topology(layout, shape, axes, mask, spin)
     run.extra = _writes(doc, path, node, run.topology, model, problems)
     for i, item in enumerate(node.get("fixed") or []):
-        _fixed(doc, (*path, "fixed", i), item, run, problems)
+        with _setting(run, (*path, "fixed", i)) as at:
+            _fixed(doc, at, item, run, problems)
     if "border" in node:
-        _border(doc, (*path, "border"), node["border"], run, problems)
+        with _setting(run, (*path, "border")) as at:
+            _border(doc, at, node["border"], run, problems)
     if node.get("ground"):
-        _ground(run)
+        with _setting(run, (*path, "ground")):
+            _ground(run)
     if run.tiled is None:  # the tiled-only keys below were reported above
         return run
     for i, item in enumerate(node.get("counts") or []):
-        _count(doc, (*path, "counts", i), item, run, problems)
+        with _setting(run, (*path, "counts", i)) as at:
+            _count(doc, at, item, run, problems)
     if "connected" in node:
-        _connected(doc, (*path, "connected"), node["connected"], run, problems)
+        with _setting(run, (*path, "connected")) as at:
+            _connected(doc, at, node["connected"], run, problems)
     for i, item in enumerate(node.get("separation") or []):
-        _separation(doc, (*path, "separation", i), item, run, problems)
+        with _setting(run, (*path, "separation", i)) as at:
+            _separation(doc, at, item, run, problems)
     for i, item in enumerate(node.get("max_consecutive") or []):
-        _max_consecutive(doc, (*path, "max_consecutive", i), item, run, problems)
+        with _setting(run, (*path, "max_consecutive", i)) as at:
+            _max_consecutive(doc, at, item, run, problems)
     for i, axis in enumerate(node.get("mirror") or []):
-        _mirror(doc, (*path, "mirror", i), axis, run, problems)
+        with _setting(run, (*path, "mirror", i)) as at:
+            _mirror(doc, at, axis, run, problems)
     if "acyclic" in node:
-        through = _connection(doc, (*path, "acyclic"), node["acyclic"], run, problems)
-        if through is not None:
-            run.acyclic.append(through)
+        with _setting(run, (*path, "acyclic")) as at:
+            through = _connection(doc, at, node["acyclic"], run, problems)
+            if through is not None:
+                run.acyclic.append(through)
     for i, item in enumerate(node.get("distance") or []):
-        _distance(doc, (*path, "distance", i), item, run, problems)
+        with _setting(run, (*path, "distance", i)) as at:
+            _distance(doc, at, item, run, problems)
     return run
+
+
+@contextmanager
+def _setting(run: WfcRun, at: DocPath) -> Iterator[DocPath]:
+    """Mark the constraints the block adds to `run` as asked for by the setting at `at`."""
+    before = {id(c) for c in run.constraints()}
+    yield at
+    for constraint in run.constraints():
+        if id(constraint) not in before:
+            constraint.at = at
 
 
 # ---------------------------------------------------------------- inputs

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...spec.document import Document
+from ...spec.document import Path as DocPath
 from .constraints import Nogoods
 from .hexpatterns import HexPatterns
 from .patterns import PatternModel
@@ -23,6 +24,7 @@ class Restriction:
 
     cells: np.ndarray
     allowed: np.ndarray  # bool per value
+    at: DocPath = ()  # the setting that asks for it (as every constraint below)
 
 
 @dataclass
@@ -33,6 +35,7 @@ class Count:
     values: np.ndarray
     lo: int
     hi: int
+    at: DocPath = ()
 
 
 @dataclass
@@ -41,6 +44,7 @@ class Connection:
 
     values: np.ndarray
     exits: dict[int, np.ndarray] | None
+    at: DocPath = ()
 
 
 @dataclass
@@ -52,6 +56,7 @@ class Distance:
     end: int
     lo: int
     hi: int
+    at: DocPath = ()
 
 
 @dataclass
@@ -105,6 +110,18 @@ class WfcRun:
     def cells(self) -> int:
         """Cells of the whole grid (the map and any cells a mask takes out)."""
         return self.topology.cells
+
+    def constraints(self) -> list:
+        """Every constraint beyond the tile rules, each with the setting (`at`) it comes from."""
+        connection = [] if self.connection is None else [self.connection]
+        return [
+            *self.restrictions,
+            *self.counts,
+            *connection,
+            *self.nogoods,
+            *self.acyclic,
+            *self.distances,
+        ]
 
 
 @dataclass
