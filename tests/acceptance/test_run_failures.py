@@ -30,8 +30,8 @@ FAILING = {
     ),
     f"kind: wfc\nmodel: tiled\ntileset: {PIPES}\nsize: 6\nborder: {{tile: empty}}\n"
     "fixed:\n  - {at: [0, 0], tile: cross}\n": (
-        ":6:1: f: the fixed cells, borders and counts contradict each other "
-        "(no 6 x 6 output can meet them)"
+        ":7:5: f: fixed[0] and border clash with the tile rules before any choice: no 6 x 6 "
+        "output can meet them, and more attempts cannot help"
     ),
     "kind: rooms\nmap: {width: 8, height: 8}\nrooms:\n  - {name: a, size: [6, 6]}\n"
     "  - {name: b, size: [6, 6], parent: a}\n": (

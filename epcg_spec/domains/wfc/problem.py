@@ -8,7 +8,7 @@ import time
 
 from ...compile.budget import Estimate
 from ...core.context import RunContext, RunOutput
-from ...core.errors import BuildError, UsageError
+from ...core.errors import UsageError
 from ...core.result import base_result
 from ...core.rng import item_seed
 from ...core.sizes import counted
@@ -16,7 +16,7 @@ from ...search import backtrack, driver
 from ...search.driver import checkpoint_key, count_bound
 from ...search.items import Item, ItemJob
 from ...search.propagate import Model, State
-from . import checks
+from . import checks, diagnose
 from .model import WfcRun, WfcSpec
 from .network import build_network
 from .outputs import pictures, written_files
@@ -55,10 +55,11 @@ class WfcProblem:
         return None
 
     def network(self, index: int) -> tuple[Model, State | None]:
-        """The run's model and its propagated start state (None if the constraints contradict)."""
+        """The run's model and its propagated start state (None if it contradicts)."""
         if index not in self._models:
-            model = build_network(self.spec.runs[index])
-            self._models[index] = (model, backtrack.prepare(model))
+            run = self.spec.runs[index]
+            model = build_network(run)
+            self._models[index] = (model, diagnose.start(run, model))
         return self._models[index]
 
     def explain(self) -> list[tuple[str, str]]:
@@ -151,21 +152,13 @@ class WfcProblem:
 
     def _output(self, run: WfcRun, model: Model, base, seed: int, stem: str):
         if base is None:
-            raise BuildError(
-                f"{run.name}: the fixed cells, borders and counts contradict each other "
-                f"(no {run.grid[0]} x {run.grid[1]} output can meet them)",
-                at=tuple((*run.path, key) for key in ("fixed", "border", "counts")),
-            )
+            raise diagnose.contradiction(run)
         policy = policy_of(run, model.n_vars)
         outcome = backtrack.solve(model, seed, policy, base, check=checks.check_of(run))
-        if outcome.status not in ("solved", "paused"):
-            raise BuildError(
-                f"{run.name}: {outcome.status} after {counted(outcome.attempts, 'attempt')} "
-                f"({counted(outcome.contradictions, 'contradiction')}, "
-                f"{counted(outcome.backtracks, 'backtrack')}); "
-                f"raise search.attempts or search.max_backtracks, or loosen the constraints",
-                at=((*run.path, "search", "attempts"), (*run.path, "search")),
-            )
+        if outcome.status == "infeasible":
+            raise diagnose.exhausted(run, outcome)
+        if outcome.status != "solved" and outcome.status != "paused":
+            raise diagnose.out_of_attempts(run, outcome)
         search = outcome.last
         values = cell_values(run, search.values())
         files = pictures(run, cell_domains(run, search.domains()), values, stem)

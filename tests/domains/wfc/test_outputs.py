@@ -212,7 +212,75 @@ def test_one_attempt_contradiction_and_backtrack_are_said_in_the_singular(
     assert line.startswith("spec: solved after 1 attempt, 0 contradictions, 0 backtracks, ")
     odd = write_spec(**CHECKER, width=3, height=1, periodic=[True, False], search={"attempts": 1})
     assert main(["build", str(odd), "--out", str(tmp_path / "odd"), "-q"]) == 1
-    assert "infeasible after 1 attempt (2 contradictions, 1 backtrack)" in capsys.readouterr().err
+    assert "every choice (2 contradictions, 1 backtrack)" in capsys.readouterr().err
     flat = write_spec(**CHECKER, width=3, height=1, periodic=True)
     assert main(["validate", "-q", str(flat)]) == 1
     assert "the height needs at least 2 cells (it wraps)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "fields,where,message",
+    [
+        # a checkerboard cannot wrap around 3 columns: the search proves it, trying every choice
+        (
+            {**CHECKER, "width": 3, "height": 1, "periodic": [True, False]},
+            "12:1",
+            "spec: no 3 x 1 output can meet the tile rules: the search tried every choice "
+            "(2 contradictions, 1 backtrack), so more attempts cannot help",
+        ),
+        # two neighbours fixed to one colour of a checkerboard: propagation alone refutes it
+        (
+            {**CHECKER, "width": 4, "height": 1, "fixed": [
+                {"at": [3, 0], "tile": "a"}, {"at": [0, 0], "tile": "a"},
+                {"at": [1, 0], "tile": "a"},
+            ]},
+            "19:3",
+            "spec: fixed[1] and fixed[2] clash with the tile rules before any choice: no 4 x 1 "
+            "output can meet them, and more attempts cannot help",
+        ),
+        # no pipe path from corner to corner of a 4 x 4 map is 2 steps long: the check of the
+        # start says so (before, it was left to the search, which ran out of attempts)
+        (
+            {"model": "tiled", "tileset": str(PIPES), "size": 4, "distance": [
+                {"from": [0, 0], "to": [3, 3], "tiles": ["line", "corner"], "max": 2},
+            ]},
+            "7:3",
+            "spec: distance[0] clashes with the tile rules before any choice: no 4 x 4 output "
+            "can meet it, and more attempts cannot help",
+        ),
+        # a line tile has no neighbour across it: no 2 x 2 map, whatever the constraints
+        (
+            {"model": "tiled", "size": 2, "tiles": [
+                {"name": "h", "symmetry": "I", "color": "#000000"},
+            ], "neighbors": [{"left": "h", "right": "h"}]},
+            "4:1",
+            "spec: the tile rules allow no 2 x 2 output: they contradict before any choice, so "
+            "more attempts cannot help",
+        ),
+    ],
+    ids=["search-proof", "fixed-cells-clash", "start-check", "tile-rules-alone"],
+)  # fmt: skip
+def test_a_proof_that_no_output_exists_says_more_attempts_cannot_help(
+    write_spec, tmp_path, capsys, fields, where, message
+):
+    spec = write_spec(**fields, search={"attempts": 3})
+    assert main(["build", str(spec), "--out", str(tmp_path / "out"), "-q"]) == 1
+    assert capsys.readouterr().err == f"{spec}:{where}: {message}\n"
+
+
+@pytest.mark.parametrize(
+    "search,hint",
+    [
+        (
+            {"attempts": 2, "backtrack": False},
+            "raise search.attempts or set search.backtrack: true",
+        ),
+        ({"attempts": 2, "max_backtracks": 0}, "raise search.attempts or search.max_backtracks"),
+    ],
+)
+def test_attempts_that_run_out_ask_for_more(write_spec, tmp_path, capsys, search, hint):
+    spec = write_spec(**CHECKER, width=3, height=1, periodic=[True, False], search=search)
+    assert main(["build", str(spec), "--out", str(tmp_path / "out"), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert "spec: failed after 2 attempts (2 contradictions, 0 backtracks); " in err
+    assert f"; {hint}, or loosen the constraints" in err

@@ -96,7 +96,7 @@ BROKEN = [
             "fixed": [{"at": [0, 0], "tile": "cross"}],
             "border": {"tile": "empty"},
         },
-        "contradict",
+        "fixed[0] and border clash with the tile rules",
     ),
 ]
 
