@@ -6,8 +6,9 @@ caller draws them again (the domain's `merged_files`). Witness layout shards mer
 way, their tallies added; the files of each merged best panel are those its shard drew,
 renumbered (best-J... of a shard becomes best-K... of the merged list). Item shards
 (wfc, sudoku, ppg, tracery) hold consecutive items: their per-item lists are joined in shard
-order and their tallies added; a file that several shards wrote (Tracery's outputs.txt) is
-joined in shard order too, and every other file is taken as it is.
+order and their tallies added; a file that several shards wrote is one the items share where
+their records list it (a WFC run's Tiled tileset: taken once, the same bytes in every shard),
+else joined in shard order (Tracery's outputs.txt); every other file is taken as it is.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def merge_results(results: list[dict[str, Any]], folders: list[Path]) -> RunOutp
     elif first.get("kind") == "space":
         merged = _exhaustive(results)
     elif first.get("kind") in ITEM_KINDS:
-        merged, files = _items(results), _files(folders)
+        merged, files = _items(results), _files(folders, _listed(results))
     else:
         raise UsageError(
             f"merge combines shards of space, witness and item kinds ({', '.join(ITEM_KINDS)}); "
@@ -195,15 +196,35 @@ def _items(results: list[dict[str, Any]]) -> dict[str, Any]:
     return merged
 
 
-def _files(folders: list[Path]) -> dict[str, bytes]:
-    """Every shard's content files; a name in several shards is joined in order. Not
-    result.json, nor what is drawn from it (the gallery page, a booklet): those of the
-    merged result are made anew."""
+def _listed(results: list[dict[str, Any]]) -> set[str]:
+    """The files the shards' item records list as theirs (`files` of a WFC output)."""
+    return {
+        name
+        for result in results
+        for key in ITEM_LISTS
+        for item in result.get(key) or []
+        if isinstance(item, dict)
+        for name in item.get("files") or []
+    }
+
+
+def _files(folders: list[Path], listed: set[str]) -> dict[str, bytes]:
+    """Every shard's content files. A name in several shards is one file where the items
+    list it (shared by items of several shards: refused unless the bytes agree), else joined
+    in order. Not result.json, nor what is drawn from it (the gallery page, a booklet): those
+    of the merged result are made anew."""
     files: dict[str, bytes] = {}
     for folder in folders:
         for path in sorted(Path(folder).iterdir()):
             if path.is_file() and path.name not in DRAWN and not path.name.startswith("."):
-                files[path.name] = files.get(path.name, b"") + _read(path)
+                data, before = _read(path), files.get(path.name)
+                if before is None or path.name not in listed:
+                    files[path.name] = (before or b"") + data
+                elif before != data:
+                    raise BuildError(
+                        f"cannot merge: the shards wrote {path.name} differently, and their "
+                        "items share it; build the shards again from one spec and version"
+                    )
     return files
 
 

@@ -12,8 +12,9 @@ map, atlases whose stated sizes ask for more than MAX_TILES tiles, flipped or ro
 Layers written as XML <tile> elements (which PyTMX no longer reads) are handed to it as CSV.
 
 Writing gives a map the editor opens: `{stem}.tmx` (one CSV layer, gid = variant + 1, 0 where
-undecided or masked), `{stem}.tsx` (one tile per variant, its `type` the variant's name) and
-`{stem}-tiles.png` (the variants' pictures: square tiles as drawn, hexes as hexes).
+undecided or masked) naming its tileset, `{tileset}.tsx` (one tile per variant, its `type` the
+variant's name) with `{tileset}-tiles.png` (the variants' pictures: square tiles as drawn, hexes
+as hexes). The tileset depends on the run alone, so the outputs of a run share one.
 """
 
 from __future__ import annotations
@@ -343,8 +344,9 @@ def variant_pictures(run: WfcRun) -> np.ndarray:
     return np.stack([hex_tile(run, v, size) for v in range(run.values)])
 
 
-def write_tmx(run: WfcRun, values: np.ndarray, stem: str) -> dict[str, bytes]:
-    """The output as a Tiled map, its tileset and the tileset's picture."""
+def write_tmx(run: WfcRun, values: np.ndarray, stem: str, tileset: str) -> dict[str, bytes]:
+    """The output as a Tiled map `stem`.tmx, and the run's tileset `tileset`.tsx with its
+    picture (the same bytes for every output of the run)."""
     columns, rows, _ = run.topology.shape
     pictures = variant_pictures(run)
     count, height, width = pictures.shape[:3]
@@ -359,9 +361,9 @@ def write_tmx(run: WfcRun, values: np.ndarray, stem: str) -> dict[str, bytes]:
     buffer_png = _rgba_png(atlas)
     tsx = [
         '<?xml version="1.0" encoding="UTF-8"?>',
-        f"<tileset {TILED_VERSION[0]} {TILED_VERSION[1]} name={quoteattr(stem)} "
+        f"<tileset {TILED_VERSION[0]} {TILED_VERSION[1]} name={quoteattr(tileset)} "
         f'tilewidth="{width}" tileheight="{height}" tilecount="{count}" columns="{across}">',
-        f' <image source={quoteattr(stem + "-tiles.png")} width="{atlas.shape[1]}" '
+        f' <image source={quoteattr(tileset + "-tiles.png")} width="{atlas.shape[1]}" '
         f'height="{atlas.shape[0]}"/>',
         *(f' <tile id="{v}" type={quoteattr(name)}/>' for v, name in enumerate(run.tiled.names)),
         "</tileset>",
@@ -386,7 +388,7 @@ def write_tmx(run: WfcRun, values: np.ndarray, stem: str) -> dict[str, bytes]:
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<map {TILED_VERSION[0]} {TILED_VERSION[1]} {shape} infinite="0" '
         'nextlayerid="2" nextobjectid="1">',
-        f' <tileset firstgid="1" source={quoteattr(stem + ".tsx")}/>',
+        f' <tileset firstgid="1" source={quoteattr(tileset + ".tsx")}/>',
         f' <layer id="1" name="wfc" width="{columns}" height="{rows}">',
         '  <data encoding="csv">',
         data,
@@ -396,8 +398,8 @@ def write_tmx(run: WfcRun, values: np.ndarray, stem: str) -> dict[str, bytes]:
     ]
     return {
         f"{stem}.tmx": ("\n".join(tmx) + "\n").encode(),
-        f"{stem}.tsx": ("\n".join(tsx) + "\n").encode(),
-        f"{stem}-tiles.png": buffer_png,
+        f"{tileset}.tsx": ("\n".join(tsx) + "\n").encode(),
+        f"{tileset}-tiles.png": buffer_png,
     }
 
 

@@ -64,11 +64,12 @@ def voxel_codes(run: WfcRun, values: np.ndarray) -> np.ndarray:
     return np.where(values >= 0, per_variant[np.maximum(values, 0)], 0)
 
 
-def written_files(run: WfcRun, values: np.ndarray, stem: str) -> dict:
-    """The files `write:` asks for."""
+def written_files(run: WfcRun, values: np.ndarray, stem: str, shared: str) -> dict:
+    """The files `write:` asks for: the output's, named `stem`..., and those every output of
+    the run shares (a Tiled tileset), named `shared`..."""
     files = {}
     if "csv" in run.extra:
         files[f"{stem}.csv"] = write_csv(values, run.topology.shape).encode()
     if "tmx" in run.extra:
-        files.update(write_tmx(run, values, stem))
+        files.update(write_tmx(run, values, stem, shared))
     return files

@@ -111,8 +111,9 @@ class WfcProblem:
             index, k = plan[i]
             run = self.spec.runs[index]
             model, base = self.network(index)
-            stem = self.spec.name if single else f"{index:02d}-{run.name}-{k}"
-            record, files = self._output(run, model, base, item_seed(ctx.seed, k), stem)
+            shared = self.spec.name if single else f"{index:02d}-{run.name}"  # the run's
+            stem = shared if single else f"{shared}-{k}"
+            record, files = self._output(run, model, base, item_seed(ctx.seed, k), stem, shared)
             line = (
                 f"{run.name}: {record['status']} after {counted(record['attempts'], 'attempt')}, "
                 f"{counted(record['contradictions'], 'contradiction')}, "
@@ -150,7 +151,7 @@ class WfcProblem:
         summary = [item.line for item in job.items]
         return RunOutput(result, job.files(), summary, report.stopped)
 
-    def _output(self, run: WfcRun, model: Model, base, seed: int, stem: str):
+    def _output(self, run: WfcRun, model: Model, base, seed: int, stem: str, shared: str):
         if base is None:
             raise diagnose.contradiction(run)
         policy = policy_of(run, model.n_vars)
@@ -164,7 +165,7 @@ class WfcProblem:
         files = pictures(run, cell_domains(run, search.domains()), values, stem)
         if run.tiled is not None and run.text_output:
             files[f"{stem}.txt"] = text_grid(run, values)
-        files.update(written_files(run, values, stem))
+        files.update(written_files(run, values, stem, shared))
         record = {
             "run": run.name,
             "seed": seed,
@@ -177,6 +178,7 @@ class WfcProblem:
             "grid": list(run.topology.shape[: 3 if run.topology.grid == "cube" else 2]),
             "image": f"{stem}.png",
             "text": f"{stem}.txt" if f"{stem}.txt" in files else None,
+            "files": list(files),
         }
         return record, files
 

@@ -152,6 +152,36 @@ def test_a_tmx_we_write_reads_back_identical(write_spec, tmp_path, grid):
             assert np.abs(np.array(tmx.colors[v + 1]) - mean).max() <= 1
 
 
+def test_the_outputs_of_a_run_share_one_tileset_and_list_their_files(write_spec, tmp_path):
+    spec = write_spec(
+        model="tiled", tileset=str(PIPES), size=6, outputs=3, seed=2, write=["tmx", "csv"]
+    )
+    result = build(spec, tmp_path / "one")
+    shared = ["00-spec.tsx", "00-spec-tiles.png"]
+    for k, output in enumerate(result["outputs"]):
+        stem = f"00-spec-{k}"
+        assert output["files"] == [f"{stem}{e}" for e in (".png", ".txt", ".csv", ".tmx")] + shared
+        tmx = (tmp_path / "one" / f"{stem}.tmx").read_text()
+        assert '<tileset firstgid="1" source="00-spec.tsx"/>' in tmx
+        values = read_csv((tmp_path / "one" / f"{stem}.csv").read_text(), "x")[0]
+        assert np.array_equal(read_tmx(tmp_path / "one" / f"{stem}.tmx").layers["wfc"] - 1, values)
+    written = {p.name for p in (tmp_path / "one").iterdir() if not p.name.startswith(".")}
+    written -= {"result.json", "index.html"}
+    assert written == {name for output in result["outputs"] for name in output["files"]}
+    assert len(written) == 3 * 4 + 2
+    tsx = (tmp_path / "one" / "00-spec.tsx").read_text()
+    assert 'name="00-spec"' in tsx and '<image source="00-spec-tiles.png"' in tsx
+    for shard in ("0/2", "1/2"):  # each shard writes the tileset; the merge keeps one
+        out = tmp_path / shard.replace("/", "of")
+        assert main(["build", str(spec), "--out", str(out), "-q", "--shard", shard]) == 0
+    merged = tmp_path / "merged"
+    assert (
+        main(["merge", str(tmp_path / "0of2"), str(tmp_path / "1of2"), "--out", str(merged)]) == 0
+    )
+    for name in written:
+        assert (merged / name).read_bytes() == (tmp_path / "one" / name).read_bytes(), name
+
+
 def test_a_partly_drawn_map_fixes_cells(write_spec, tmp_path):
     first = write_spec("first", model="tiled", tileset=str(PIPES), size=8, seed=1, write=["tmx"])
     build(first, tmp_path / "a")

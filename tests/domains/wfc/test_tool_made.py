@@ -145,3 +145,14 @@ def test_tiled_draws_a_square_map_we_write_as_our_picture(write_spec, tmp_path):
     drawn = np.asarray(Image.open(tmp_path / "tiled.png").convert("RGB"))
     ours = np.asarray(Image.open(tmp_path / "spec.png").convert("RGB"))
     assert drawn.shape == ours.shape and np.array_equal(drawn, ours)
+
+
+def test_tiled_draws_every_map_of_a_run_with_their_one_tileset(write_spec, tmp_path):
+    spec = write_spec(model="tiled", tileset=str(PIPES), size=6, seed=4, outputs=2, write=["tmx"])
+    assert main(["build", str(spec), "--out", str(tmp_path), "--quiet"]) == 0
+    assert sorted(p.name for p in tmp_path.glob("*.tsx")) == ["00-spec.tsx"]
+    for k in range(2):
+        drawn = tmp_path / f"tiled-{k}.png"
+        run_tiled(tiled_tool("tmxrasterizer"), tmp_path / f"00-spec-{k}.tmx", drawn)
+        ours = np.asarray(Image.open(tmp_path / f"00-spec-{k}.png").convert("RGB"))
+        assert np.array_equal(np.asarray(Image.open(drawn).convert("RGB")), ours)
