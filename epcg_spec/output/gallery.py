@@ -246,7 +246,6 @@ def _items(
     for k, record in enumerate(records):
         files = [name for stem in view.stems(k, record) for name in files_of(stem)]
         pictures = [n for n in files if n.endswith(PICTURES)]
-        pictures.sort(key=lambda n: n.endswith("-solution.svg"))  # the puzzle first
         scores, tags = _scores(record)
         if merged:
             tags["folder"] = _relative(source.folder, home) or "."
@@ -269,8 +268,10 @@ def _items(
 
 
 def _files_of(stem: str, present: list[str]) -> list[str]:
-    """The files of one item: `stem.ext` and `stem-word...` (not `stem0` or `stem-0`, other
-    items'). `present` is sorted, so only the names that begin with `stem` are looked at."""
+    """The files of one item: `stem.ext`, then its parts `stem-word...` (not `stem0` or
+    `stem-0`, other items'): its own drawing before a part's (a Witness panel before its
+    solution, a WFC map before its tileset's picture). `present` is sorted, so only the
+    names that begin with `stem` are looked at."""
     found = []
     for k in range(bisect_left(present, stem), len(present)):
         name = present[k]
@@ -279,7 +280,7 @@ def _files_of(stem: str, present: list[str]) -> list[str]:
         rest = name[len(stem) :]
         if len(rest) > 1 and (rest[0] == "." or (rest[0] == "-" and rest[1] not in "0123456789")):
             found.append(name)
-    return found
+    return sorted(found, key=lambda name: name[len(stem)] == "-")
 
 
 def _preferred(pictures: list[str]) -> list[str]:

@@ -118,11 +118,18 @@ def test_text_kinds_get_text_cards(built):
 
 
 def test_an_item_owns_its_files_and_not_the_next_items():
-    present = ["best-1.svg", "best-1-solution.svg", "best-1.yaml", "best-10.svg", "best-1x.svg"]
-    assert _files_of("best-1", present) == ["best-1.svg", "best-1-solution.svg", "best-1.yaml"]
+    present = ["best-1-solution.svg", "best-1.svg", "best-1.yaml", "best-10.svg", "best-1x.svg"]
+    assert _files_of("best-1", present) == ["best-1.svg", "best-1.yaml", "best-1-solution.svg"]
     assert _files_of("puzzle-0", ["puzzle-0.walkthrough.txt", "puzzle-01.svg"]) == [
         "puzzle-0.walkthrough.txt"
     ]
+
+
+def test_a_wfc_card_shows_its_map_not_its_tileset(tmp_path):
+    out = tmp_path / "out"
+    assert main(["build", str(SPECS / "wfc-hex-pipes.yaml"), "--out", str(out), "-q"]) == 0
+    item = _data((out / "index.html").read_text())["items"][0]
+    assert item["pics"] == ["wfc-hex-pipes.svg", "wfc-hex-pipes-tiles.png"]
 
 
 def test_huge_counts_are_written_short():
