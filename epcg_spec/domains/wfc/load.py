@@ -30,6 +30,7 @@ from .orbits import (
     add_world_rule,
     build_world_variants,
     labels_fit,
+    letter_of,
     letters,
     variant_exits,
 )
@@ -628,10 +629,23 @@ def _labels(doc, where, entry, letter: str, topology: Topology, problems):
             doc,
             (*where, "sides"),
             f"the sides {list(labels)} do not have symmetry {letter!r}",
-            "give the letter of the symmetry the sides have (F: none)",
+            _symmetry_hint(topology, labels),
         )
         return False
     return labels
+
+
+def _symmetry_hint(topology: Topology, labels: tuple[str, ...]) -> str:
+    """The letter to give side labels (or the labels turned to fit a letter)."""
+    fits, turned = letter_of(topology, labels)
+    if fits is None:
+        return "no letter names their symmetries: give symmetry: F"
+    if turned is None:
+        return f"they have symmetry {fits!r}: give symmetry: {fits}"
+    return (
+        f"they have the symmetry of {fits!r} turned: give sides {list(turned)} with "
+        f"symmetry: {fits} (and its exits turned the same way)"
+    )
 
 
 def _tile_images(doc, where, entry, name, letter, unique, folder, node, problems):

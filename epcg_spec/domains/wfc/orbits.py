@@ -66,7 +66,7 @@ def orbit(
     stabiliser is every symmetry that keeps the side labels in place."""
     group = elements(topology)
     if labels is not None and letter not in letters(topology):
-        stabiliser = [g for g in group if all(labels[g[d]] == labels[d] for d in range(len(g)))]
+        stabiliser = [group[s] for s in sorted(_keeping(topology, labels))]
     else:
         stabiliser = [group[s] for s in letters(topology)[letter]]
 
@@ -114,14 +114,34 @@ def add_world_rule(model: TiledModel, topology: Topology, a: int, b: int, d: int
         model.sides[topology.opposite(g[d]), gb, ga] = True
 
 
+def _keeping(topology: Topology, labels: tuple[str, ...]) -> frozenset[int]:
+    """The symmetries (numbered as `elements` lists them) that map the labels onto themselves."""
+    return frozenset(
+        s
+        for s, g in enumerate(elements(topology))
+        if all(labels[g[d]] == labels[d] for d in range(len(labels)))
+    )
+
+
 def labels_fit(topology: Topology, letter: str, labels: tuple[str, ...]) -> bool:
     """True if every symmetry the letter claims maps the side labels onto themselves."""
-    group = elements(topology)
-    return all(
-        labels[group[s][d]] == labels[d]
-        for s in letters(topology)[letter]
-        for d in range(len(labels))
-    )
+    return set(letters(topology)[letter]) <= _keeping(topology, labels)
+
+
+def letter_of(
+    topology: Topology, labels: tuple[str, ...]
+) -> tuple[str | None, tuple[str, ...] | None]:
+    """The letter that names the symmetries of the side labels, and None; where no letter
+    does but one names those of the labels turned (a dead end towards side 1: a T turned),
+    that letter and the turned labels; else (None, None): only F fits them (on hex grids, a
+    half turn alone keeps the labels in place)."""
+    named = {frozenset(claimed): letter for letter, claimed in letters(topology).items()}
+    for g in elements(topology)[: topology.turns]:  # no turn first
+        turned = tuple(labels[g[d]] for d in range(len(labels)))
+        letter = named.get(_keeping(topology, turned))
+        if letter is not None:
+            return letter, None if turned == labels else turned
+    return None, None
 
 
 def add_label_rules(model: TiledModel, topology: Topology) -> None:

@@ -441,6 +441,50 @@ def test_broken_world_specs_give_one_located_line(write_spec, tmp_path, capsys, 
     assert err[0].startswith(f"{spec}:")
 
 
+@pytest.mark.parametrize(
+    "grid,sides,given,hint,fixed",
+    [
+        ("hex", "popopo", "I", "they have symmetry 'Y': give symmetry: Y", ("Y", "popopo")),
+        ("hex", "opooop", "L", "they have symmetry 'T': give symmetry: T", ("T", "opooop")),
+        ("hex", "poopoo", "Y", "they have symmetry 'I': give symmetry: I", ("I", "poopoo")),
+        (
+            "hex", "opoooo", "T",  # a dead end towards side 1: a T turned
+            "they have the symmetry of 'T' turned: give sides ['p', 'o', 'o', 'o', 'o', 'o'] "
+            "with symmetry: T (and its exits turned the same way)",
+            ("T", "pooooo"),
+        ),
+        (
+            "hex", "opopoo", "L",  # sides 1 and 3 open: a wide bend about side 2
+            "they have the symmetry of 'T' turned: give sides ['o', 'p', 'o', 'o', 'o', 'p'] "
+            "with symmetry: T (and its exits turned the same way)",
+            ("T", "opooop"),
+        ),
+        (
+            "hex", "abcabc", "I",  # a half turn keeps them: no letter has it alone
+            "no letter names their symmetries: give symmetry: F",
+            ("F", "abcabc"),
+        ),
+        ("cube", "popooo", "X", "they have symmetry 'I': give symmetry: I", ("I", "popooo")),
+        ("cube", "ppoooo", "I", "they have symmetry 'L': give symmetry: L", ("L", "ppoooo")),
+    ],
+)  # fmt: skip
+def test_a_symmetry_that_the_sides_lack_is_told_the_one_they_have(
+    write_spec, capsys, grid, sides, given, hint, fixed
+):
+    tile = {"name": "t", "color": "#000000", "symmetry": given, "sides": list(sides)}
+    fields = {"model": "tiled", "grid": grid, "size": 3, **({"depth": 2} if grid == "cube" else {})}
+    spec = write_spec(**fields, tiles=[tile])
+    assert main(["validate", "-q", str(spec)]) == 1
+    message = f"the sides {list(sides)} do not have symmetry {given!r}; {hint}"
+    [line] = capsys.readouterr().out.splitlines()
+    assert line.startswith(f"{spec}:") and line.endswith(f": {message}")
+    letter, labels = fixed  # as the hint says: then one variant per distinct orientation
+    run = hex_run(write_spec, fields, tiles=[{**tile, "symmetry": letter, "sides": list(labels)}])
+    group = elements(run.topology)
+    turned = {tuple(labels[g[d]] for d in range(6)) for g in group}
+    assert run.tiled.count == (len(turned) if letter != "F" else len(group))
+
+
 def test_explain_names_the_grid(write_spec, capsys):
     spec = write_spec(**LINES, orientation="flat", width=6, height=5, periodic=[True, False],
                       mask={"cells": [[0, 0]]})  # fmt: skip
