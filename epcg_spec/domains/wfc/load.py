@@ -147,6 +147,14 @@ def _run(doc, path, node, folder, problems: Problems, name: str) -> WfcRun | Non
     size = node.get("size", DEFAULT_SIZE[model])
     width, height = node.get("width", size), node.get("height", size)
     search = node.get("search") or {}
+    if search.get("backtrack") is False and "max_backtracks" in search:
+        problems.add(
+            doc,
+            (*path, "search", "max_backtracks"),
+            "max_backtracks caps the backtracks of an attempt, and backtrack: false makes none "
+            "(a contradiction restarts the attempt)",
+            "leave out max_backtracks, or backtrack: false (0 backtracks is classic WFC too)",
+        )
     layout, axes = _layout(doc, path, node, problems)
     if layout is None:
         return None

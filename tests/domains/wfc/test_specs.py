@@ -98,6 +98,14 @@ BROKEN = [
         },
         "fixed[0] and border clash with the tile rules",
     ),
+    (
+        {
+            "model": "tiled",
+            "tileset": str(PIPES),
+            "search": {"backtrack": False, "max_backtracks": 50},
+        },
+        "max_backtracks caps the backtracks of an attempt, and backtrack: false makes none",
+    ),
 ]
 
 
