@@ -158,7 +158,7 @@ class WfcProblem:
         outcome = backtrack.solve(model, seed, policy, base, check=checks.check_of(run))
         if outcome.status == "infeasible":
             raise diagnose.exhausted(run, outcome)
-        if outcome.status != "solved" and outcome.status != "paused":
+        if outcome.status not in ("solved", "paused"):
             raise diagnose.out_of_attempts(run, outcome)
         search = outcome.last
         values = cell_values(run, search.values())
