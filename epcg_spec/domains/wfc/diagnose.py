@@ -22,6 +22,7 @@ from ...search import backtrack
 from ...search.propagate import Model, State
 from ...spec.document import Path, describe_path
 from . import checks
+from .load import TILED_CONSTRAINTS
 from .model import WfcRun
 from .network import build_network
 
@@ -29,18 +30,8 @@ CLASH_SECONDS = 5.0
 """Time the search for a minimal clashing set may take; past it, the settings not yet tried
 stay in the set (a set that still clashes, perhaps not a minimal one)."""
 
-ORDER = (
-    "fixed",
-    "border",
-    "ground",
-    "counts",
-    "connected",
-    "separation",
-    "max_consecutive",
-    "mirror",
-    "acyclic",
-    "distance",
-)  # the constraint settings, in the order they are listed (the order they are loaded)
+ORDER = ("fixed", "border", "ground", *TILED_CONSTRAINTS)
+"""The constraint settings, in the order they are listed (the order they are loaded)."""
 SHAPE = ("width", "height", "size", "depth", "periodic", "mask")
 
 

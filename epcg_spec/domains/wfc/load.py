@@ -52,6 +52,15 @@ MAX_SAMPLE_PIXELS = 1 << 16
 validate, about 7 s for 300 x 300 (2-core machine), a minute for 1000 x 1000. Shipped
 samples are at most 15 x 15."""
 
+TILED_CONSTRAINTS = (
+    "counts",
+    "connected",
+    "separation",
+    "max_consecutive",
+    "mirror",
+    "acyclic",
+    "distance",
+)  # the constraint settings of a tiled run, in the order they are loaded
 ONLY = {
     "overlapping": ("sample", "N", "symmetry", "periodic_input", "ground"),
     "tiled": (
@@ -62,13 +71,7 @@ ONLY = {
         "subset",
         "subsets",
         "tile_size",
-        "counts",
-        "connected",
-        "separation",
-        "max_consecutive",
-        "mirror",
-        "acyclic",
-        "distance",
+        *TILED_CONSTRAINTS,
         "text_output",
         "black_background",
     ),
