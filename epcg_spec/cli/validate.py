@@ -37,6 +37,17 @@ class Report:
     usage: dict[Path, str] = field(default_factory=dict)
 
     @property
+    def checked(self) -> int:
+        """How many specs were checked, valid or not."""
+        return len(self.valid) + len(self.invalid)
+
+    @property
+    def only_usage_errors(self) -> bool:
+        """Whether no path named could be read: a summary would say "0 specs checked" under
+        the usage errors, as if something else had gone wrong."""
+        return bool(self.usage) and not (self.checked or self.skipped)
+
+    @property
     def exit_code(self) -> int:
         """2 on a usage error (a named file that cannot be read), 1 on an invalid spec, else 0."""
         if self.usage:
@@ -45,7 +56,7 @@ class Report:
 
     def summary(self) -> str:
         """One line: how many specs were checked, valid, invalid, skipped."""
-        checked = counted(len(self.valid) + len(self.invalid), "spec")
+        checked = counted(self.checked, "spec")
         text = f"{checked} checked: {len(self.valid)} valid, {len(self.invalid)} invalid"
         if self.skipped:
             skipped = counted(len(self.skipped), "file")
@@ -108,7 +119,7 @@ def validate_paths(paths: list[Path], quiet: bool, fmt: str = "text") -> int:
         if not quiet:
             for path, reason in report.skipped.items():
                 click.echo(f"{path}: skipped: {reason}", err=True)
-    if not quiet and fmt != "json":
+    if not (quiet or fmt == "json" or report.only_usage_errors):
         print(report.summary(), file=sys.stderr)
     return report.exit_code
 
@@ -116,7 +127,7 @@ def validate_paths(paths: list[Path], quiet: bool, fmt: str = "text") -> int:
 def to_json(report: Report) -> dict[str, Any]:
     """The report as one JSON document (`--format json`)."""
     return {
-        "checked": len(report.valid) + len(report.invalid),
+        "checked": report.checked,
         "valid": [str(p) for p in report.valid],
         "invalid": [str(p) for p in report.invalid],
         "problems": _located(report.invalid),

@@ -110,3 +110,27 @@ def test_a_folder_tree_deeper_than_the_stack_is_walked(tmp_path, capsys):
         while deepest != tmp_path:
             deepest.rmdir()
             deepest = deepest.parent
+
+
+@pytest.mark.parametrize("fmt", ["text", "github"])
+def test_a_missing_path_is_one_usage_error_as_build_says_it(tmp_path, fmt, capsys):
+    """It also printed '0 specs checked: 0 valid, 0 invalid' under the usage error."""
+    missing = str(tmp_path / "missing.yaml")
+    assert main(["build", missing]) == 2
+    said = capsys.readouterr().err
+    assert said == f"usage error: {missing}: no such file\n"
+    assert main(["validate", missing, "--format", fmt]) == 2
+    out, err = capsys.readouterr()
+    if fmt == "text":
+        assert (out, err) == ("", said)
+    else:
+        assert (out, err) == (f"::error file={missing}::{missing}: no such file\n", "")
+
+
+def test_a_missing_path_beside_specs_is_reported_and_the_rest_checked(folder, capsys):
+    missing = str(folder / "missing.yaml")
+    assert main(["validate", missing, str(folder / "good.yaml")]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"usage error: {missing}: no such file",
+        "1 spec checked: 1 valid, 0 invalid",
+    ]
