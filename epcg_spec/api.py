@@ -16,6 +16,7 @@ import functools
 import inspect
 import numbers
 import os
+import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -365,7 +366,9 @@ class Spec:
         problem = self._problem()
         needs = {"count": Countable, "sample": Samplable}.get(command)
         if needs is not None and not isinstance(problem, needs):
-            raise UsageError(f"kind {problem.kind} does not support `{command}`")
+            raise UsageError(
+                f"kind {problem.kind} does not support `{command}`{self._instead(problem, command)}"
+            )
         given = [flag for flag, value in flags.items() if value not in (None, False)]
         for name in self.options:
             option = registry.cli_options()[name.replace("_", "-")][0]
@@ -386,6 +389,15 @@ class Spec:
                 "units on their CPUs; give one or the other"
             )
         return problem
+
+    def _instead(self, problem: Any, command: str) -> str:
+        """The build that gives this spec's content where `sample` cannot, as a hint."""
+        if command != "sample" or not hasattr(problem, "sample_instead"):
+            return ""
+        flags, does = problem.sample_instead()
+        spec = shlex.quote(str(self.path)) if self.path else "SPEC"
+        params = [f"--param {shlex.quote(f'{k}={v}')}" for k, v in self.params.items()]
+        return f"; `{' '.join(['epcg-spec build', spec, *params, flags]).strip()}` {does}"
 
     def _seed(self, seed: int | None) -> int:
         if seed is not None:

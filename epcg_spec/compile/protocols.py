@@ -61,7 +61,11 @@ class Countable(Protocol):
 
 @runtime_checkable
 class Samplable(Protocol):
-    """A problem whose content can be addressed by rank or sampled (`epcg-spec sample`)."""
+    """A problem whose content can be addressed by rank or sampled (`epcg-spec sample`).
+
+    One that is not says what gives its content instead, in `sample_instead()`: the flags
+    of the build to run ("--seed N", or "") and what it does, for the refusal's hint.
+    """
 
     def sample(
         self, ctx: RunContext, ranks: list[int] | None, n: int, distinct: bool

@@ -2,6 +2,7 @@
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -131,6 +132,40 @@ def test_usage_errors_exit_2_with_one_clear_line(argv, message, capsys):
     out, err = capsys.readouterr()
     assert message in err
     assert len(err.splitlines()) == 1 and not out
+
+
+# the build a refused `sample` points to, for a spec of each kind without one
+SAMPLE_INSTEAD = {
+    "sudoku-4x4.epcg": ("--seed N", "generates its puzzles afresh for each seed N"),
+    "sudoku-escargot.yaml": ("", "solves its puzzle and says whether the solution is unique"),
+    "rooms-house.yaml": ("--seed N", "places its rooms afresh for each seed N"),
+    "wfc-maze.yaml": ("--seed N", "makes its outputs afresh for each seed N"),
+    "ppg-escape-room.yaml": ("--seed N", "generates its puzzles afresh for each seed N"),
+    "ppg-levers.epcg": ("", "lists every valid order of its puzzle"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLE_INSTEAD))
+def test_a_refused_sample_names_the_build_that_gives_the_content(name, tmp_path, capsys):
+    """It said only "kind sudoku does not support `sample`", not what to run instead."""
+    spec = str(SPECS / name)
+    assert main(["sample", spec]) == 2
+    flags, does = SAMPLE_INSTEAD[name]
+    command = " ".join(["epcg-spec build", spec, flags]).strip()
+    kind = name.split("-")[0]
+    assert capsys.readouterr().err == (
+        f"usage error: kind {kind} does not support `sample`; `{command}` {does}\n"
+    )
+    made = []
+    for seed in ("1", "2") if flags else ("0",):
+        out = tmp_path / seed
+        argv = shlex.split(command.replace("--seed N", f"--seed {seed}"))[1:]
+        assert main([*argv, "--out", str(out), "-q"]) == 0
+        skip = ("result.json", "index.html")
+        made.append({f.name: f.read_bytes() for f in out.iterdir() if f.name not in skip})
+    assert made[0]  # content files were written
+    if flags:
+        assert made[0] != made[1]  # another seed, other content
 
 
 def test_no_command_prints_the_help_exit_2(capsys):

@@ -42,6 +42,13 @@ class PpgProblem:
         self.spec = spec
         self.name = spec.name
 
+    def sample_instead(self) -> tuple[str, str]:
+        """The build flags that give this spec's content, and what they give (`sample` is
+        refused: puzzles are not ranked)."""
+        if self.spec.mode == "enumerate":
+            return "", "lists every valid order of its puzzle"
+        return "--seed N", "generates its puzzles afresh for each seed N"
+
     def space_size(self) -> int | None:
         """Cell matrices of the largest universe (2 ** (n (n - 1))) when it is the only one."""
         spec = self.spec
