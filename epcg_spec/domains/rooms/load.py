@@ -2,37 +2,34 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ...core.errors import Diagnostic, SpecError
 from ...spec.document import Document
-from .model import RoomsSpec, SearchOptions
-from .tree import given_tree, nested_tree
+from .model import Room, RoomsSpec, SearchOptions
+from .tree import given_tree, nested_tree, size_of
+
+T = TypeVar("T")
 
 
 def load_rooms_spec(doc: Document, params: dict[str, Any]) -> RoomsSpec:
     data = doc.data
-    if ("rooms" in data) == ("tree" in data):
-        raise SpecError(
-            doc.diag(
-                ("tree",) if "tree" in data else (),
-                "give the tree of rooms once: 'rooms' (a list) or 'tree' (from a nested spec)",
-            )
-        )
-    rooms = given_tree(doc) if "rooms" in data else nested_tree(doc)
+    problems: list[Diagnostic] = []  # the tree, the rock and the sizes are checked apart
+    rooms = _checked(problems, _tree, doc)
     width, height = data["map"]["width"], data["map"]["height"]
-    blocked = _blocked(doc, width, height)
+    blocked = _checked(problems, _blocked, doc, width, height)
     search = data.get("search") or {}
     spec = RoomsSpec(
         name=data.get("name") or Path(doc.source).stem,
         width=width,
         height=height,
-        rooms=rooms,
+        rooms=rooms or (),
         margin=data.get("margin", 1),
         corridor=data.get("corridor", 0),
         rotate=data.get("rotate", False),
-        blocked=blocked,
+        blocked=blocked or (),
         search=SearchOptions(
             strategy=search.get("strategy", "stack"),
             attempts=search.get("attempts", SearchOptions.attempts),
@@ -42,23 +39,53 @@ def load_rooms_spec(doc: Document, params: dict[str, Any]) -> RoomsSpec:
         limit=data.get("limit", 0),
         description=data.get("description", ""),
     )
-    too_large = [
-        doc.diag(
-            ("rooms", _spec_index(data, room.name), "size") if "rooms" in data else ("tree",),
-            f"room {room.name!r} ({room.width} x {room.height}) is larger than the "
-            f"{width} x {height} map",
-            "enlarge 'map' or shrink the room",
-        )
-        for room in rooms
-        if not spec.shapes(room)
-    ]
-    if too_large:
-        raise SpecError(too_large)
+    problems += _too_large(doc, spec, rooms)
+    if problems:
+        raise SpecError(sorted(problems, key=lambda d: d.pos))
     return spec
 
 
-def _spec_index(data: dict, name: str) -> int:
-    return next(i for i, entry in enumerate(data["rooms"]) if entry["name"] == name)
+def _checked(problems: list[Diagnostic], check: Callable[..., T], *args: Any) -> T | None:
+    """What `check(*args)` gives, or None with its problems added to `problems`."""
+    try:
+        return check(*args)
+    except SpecError as exc:
+        problems += exc.diagnostics
+        return None
+
+
+def _tree(doc: Document) -> tuple[Room, ...]:
+    """The rooms, from the spec's list or from a nested spec."""
+    if ("rooms" in doc.data) == ("tree" in doc.data):
+        raise SpecError(
+            doc.diag(
+                ("tree",) if "tree" in doc.data else (),
+                "give the tree of rooms once: 'rooms' (a list) or 'tree' (from a nested spec)",
+            )
+        )
+    return given_tree(doc) if "rooms" in doc.data else nested_tree(doc)
+
+
+def _too_large(doc: Document, spec: RoomsSpec, rooms: tuple[Room, ...] | None) -> list[Diagnostic]:
+    """A room the map cannot hold, turned or not: each room of the spec's list (its size
+    is known whatever its parent), or of the tree made from a nested spec."""
+    if "rooms" in doc.data and "tree" not in doc.data:
+        sized = [
+            (("rooms", i, "size"), Room(entry["name"], *size_of(entry.get("size")), -1))
+            for i, entry in enumerate(doc.data["rooms"])
+        ]
+    else:
+        sized = [(("tree",), room) for room in rooms or ()]
+    return [
+        doc.diag(
+            path,
+            f"room {room.name!r} ({room.width} x {room.height}) is larger than the "
+            f"{spec.width} x {spec.height} map",
+            "enlarge 'map' or shrink the room",
+        )
+        for path, room in sized
+        if not spec.shapes(room)
+    ]
 
 
 def _blocked(doc: Document, width: int, height: int) -> tuple[tuple[int, int], ...]:

@@ -57,6 +57,42 @@ def test_rock_rows_are_checked(tmp_path, capsys):
     assert "bad.yaml:7:" in err and "3 cells; the map is 4 wide" in err
 
 
+INDEPENDENT = {
+    # rock, a parent's name and a room's size: each was shown only once the one before was
+    # fixed (the tree first, then the rock, then the sizes)
+    "map:\n  width: 8\n  height: 3\n  blocked: ['....x...', '........', '...']\n"
+    "rooms:\n  - {name: hall, size: [4, 3]}\n  - {name: kitchen, size: [9, 2], parent: hall}\n"
+    "  - {name: pantry, parent: hal}\n": [
+        "5:18: 'x' is not a map cell; '#' rock, '.' free",
+        "5:37: 3 cells; the map is 8 wide",
+        "8:27: room 'kitchen' (9 x 2) is larger than the 8 x 3 map; enlarge 'map' or shrink "
+        "the room",
+        "9:28: no room is named 'hal'; did you mean 'hall'? (rooms: hall, kitchen, pantry)",
+    ],
+    # a second name, rock rows and a size beside a tree given twice
+    "map: {width: 8, height: 3, blocked: ['........']}\ntree: {nested: x.yaml}\n"
+    "rooms:\n  - {name: hall, size: [4, 3]}\n  - {name: hall, size: 20, parent: hall}\n": [
+        "2:37: 1 rows; the map is 3 high",
+        "3:7: give the tree of rooms once: 'rooms' (a list) or 'tree' (from a nested spec)",
+    ],
+    "map: {width: 8, height: 3, blocked: ['........']}\n"
+    "rooms:\n  - {name: hall, size: [4, 3]}\n  - {name: hall, size: 20, parent: hall}\n": [
+        "2:37: 1 rows; the map is 3 high",
+        "5:12: a second room named 'hall'; give every room its own name",
+        "5:24: room 'hall' (20 x 20) is larger than the 8 x 3 map; enlarge 'map' or shrink "
+        "the room",
+    ],
+}
+
+
+@pytest.mark.parametrize("body", list(INDEPENDENT), ids=range(len(INDEPENDENT)))
+def test_independent_mistakes_are_all_reported_at_once(tmp_path, capsys, body):
+    spec = tmp_path / "bad.yaml"
+    spec.write_text("kind: rooms\n" + body)
+    assert main(["validate", "-q", str(spec)]) == 1
+    assert capsys.readouterr().out.splitlines() == [f"{spec}:{at}" for at in INDEPENDENT[body]]
+
+
 def test_nested_tree_errors(tmp_path, capsys):
     (tmp_path / "tree.yaml").write_text(
         "kind: nested\nroot: house\ntypes:\n  house: 'always room 2'\n  room: ''\n"
