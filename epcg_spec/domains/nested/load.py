@@ -28,21 +28,17 @@ def load_nested_spec(doc: Document, params: dict[str, Any]) -> NestedSpec:
     namings: dict[str, str] = {}
     for type_name, node in data["types"].items():
         path = ("types", type_name)
-        try:
-            *own[type_name], named_at[type_name] = _children(node)
-        except _EntryError as exc:
-            problems.append(doc.diag((*path, *exc.where), str(exc)))
-            own[type_name], named_at[type_name] = ([], []), {}
+        *own[type_name], named_at[type_name], wrong = _children(node)
+        problems += [doc.diag((*path, *where), message) for where, message in wrong]
         namings[type_name] = _naming(type_name, node, symbols)
     _check_names(doc, own, named_at, problems)
     problems += rule_problems(list(_rule_texts(doc)), symbols, compat=False)
     if data["root"] not in own:
         problems.append(_unknown(doc, ("root",), data["root"], own))
+    problems += _circles(doc, own)
     if problems:
-        raise SpecError(problems)
-    types = {
-        name: ElementType(name, tuple(_flatten(doc, name, own, ())), namings[name]) for name in own
-    }
+        raise SpecError(sorted(problems, key=lambda d: d.pos))
+    types = {name: ElementType(name, tuple(_flatten(name, own)), namings[name]) for name in own}
     return NestedSpec(
         name=data.get("name") or Path(doc.source).stem,
         root=data["root"],
@@ -54,38 +50,34 @@ def load_nested_spec(doc: Document, params: dict[str, Any]) -> NestedSpec:
     )
 
 
-class _EntryError(ValueError):
-    """A child entry's problem, with where the entry is inside its type."""
-
-    def __init__(self, message: str, where: tuple) -> None:
-        super().__init__(message)
-        self.where = where
-
-
-def _children(node: Any) -> tuple[list[ChildRule], list[str], dict[str, tuple]]:
-    """A type's own children, the types it inherits from, and where each type is named."""
+def _children(
+    node: Any,
+) -> tuple[list[ChildRule], list[str], dict[str, tuple], list[tuple[tuple, str]]]:
+    """A type's own children, the types it inherits from, where each type is named, and
+    the problems of its entries (where inside the type, message): a wrong entry is left
+    out and the others are still read."""
     if isinstance(node, str):
-        try:
-            return (*notation.compact(node), {})
-        except ValueError as exc:
-            raise _EntryError(str(exc), ()) from None
+        rules, inherited, problems = notation.compact(node)
+        return rules, inherited, {}, [((), message) for message in problems]
     rules: list[ChildRule] = []
     inherited = list(node.get("inherit") or [])
     named_at = {name: ("inherit", i) for i, name in enumerate(inherited)}
+    wrong: list[tuple[tuple, str]] = []
     entries = [("children", i, e) for i, e in enumerate(node.get("children") or [])]
     entries += [(k, i, e) for k in notation.KINDS for i, e in enumerate(node.get(k) or [])]
     for kind, i, entry in entries:
         try:
             found = _entry(entry, kind)
         except ValueError as exc:
-            raise _EntryError(str(exc), (kind, i)) from None
+            wrong.append(((kind, i), str(exc)))
+            continue
         if isinstance(found, str):
             inherited.append(found)
         else:
             rules.append(found)
         for name in [found] if isinstance(found, str) else found.types:
             named_at.setdefault(name, (kind, i))
-    return rules, inherited, named_at
+    return rules, inherited, named_at, wrong
 
 
 def _entry(entry: Any, kind: str) -> ChildRule | str:
@@ -157,15 +149,37 @@ def _unknown(doc: Document, path: tuple, name: str, known: dict) -> Diagnostic:
     return doc.diag(path, f"unknown element type '{name}'", hint + f"(types: {', '.join(known)})")
 
 
-def _flatten(doc: Document, name: str, own: dict, seen: tuple[str, ...]) -> list[ChildRule]:
-    """A type's children followed by those of the types it inherits from."""
-    if name in seen:
-        chain = " -> ".join((*seen, name))
-        raise SpecError(
-            doc.diag(("types", seen[0]), f"inheritance goes round in a circle: {chain}")
-        )
+def _circles(doc: Document, own: dict) -> list[Diagnostic]:
+    """The circles of inheritance among the known types, each located at the type it
+    starts from; one that would start from a type of a circle already found is left out."""
+    problems: list[Diagnostic] = []
+    done: set[str] = set()
+    in_circle: set[str] = set()
+    for start in own:
+        path, stack = {start: 0}, [iter(own[start][1])]  # path: type -> its place on it
+        while stack:
+            parent = next(stack[-1], None)
+            if parent is None:
+                done.add(path.popitem()[0])
+                stack.pop()
+            elif parent in path:
+                if parent not in in_circle:
+                    circle = list(path)[path[parent] :]
+                    in_circle.update(circle)
+                    chain = " -> ".join((*circle, parent))
+                    problems.append(
+                        doc.diag(("types", parent), f"inheritance goes round in a circle: {chain}")
+                    )
+            elif parent in own and parent not in done:
+                path[parent] = len(path)
+                stack.append(iter(own[parent][1]))
+    return problems
+
+
+def _flatten(name: str, own: dict) -> list[ChildRule]:
+    """A type's children followed by those of the types it inherits from (no circle)."""
     rules, inherited = own[name]
     out = list(rules)
     for parent in inherited:
-        out += _flatten(doc, parent, own, (*seen, name))
+        out += _flatten(parent, own)
     return out

@@ -2,7 +2,8 @@
 
 Ours is one clause per kind of child, in one string:
 `always arm, black_hole; possible star_system 10-30; rare wormhole 5%`.
-Each function returns a ChildRule, or raises ValueError with a message for the user.
+Each function but `compact` returns a ChildRule, or raises ValueError with a message for the
+user; `compact` returns every problem of its string.
 """
 
 from __future__ import annotations
@@ -69,18 +70,25 @@ def item(text: str, kind: str) -> ChildRule:
     return ChildRule((name.strip(),), lo, hi, chance)
 
 
-def compact(text: str) -> tuple[list[ChildRule], list[str]]:
-    """Our one-string form: (children, types inherited with `inherit x`)."""
+def compact(text: str) -> tuple[list[ChildRule], list[str], list[str]]:
+    """Our one-string form: (children, types inherited with `inherit x`, problems); an
+    entry or clause with a problem is left out, and the others are still read."""
     rules: list[ChildRule] = []
     inherited: list[str] = []
+    problems: list[str] = []
     for clause in filter(None, (c.strip() for c in text.split(";"))):
         kind, _, rest = clause.partition(" ")
         if kind == "inherit":
             inherited += [n.strip() for n in rest.split(",") if n.strip()]
             continue
         if kind not in KINDS:
-            raise ValueError(
+            problems.append(
                 f"a clause starts with '{kind}'; start each with always, possible, rare or inherit"
             )
-        rules += [item(entry, kind) for entry in rest.split(",") if entry.strip()]
-    return rules, inherited
+            continue
+        for entry in filter(str.strip, rest.split(",")):
+            try:
+                rules.append(item(entry, kind))
+            except ValueError as exc:
+                problems.append(str(exc))
+    return rules, inherited, problems

@@ -29,17 +29,25 @@ def test_orteils_notations():
 
 
 def test_our_short_form():
-    rules, inherited = compact("always arm, hole; possible star 10-30; rare worm 5%; inherit x")
+    rules, inherited, problems = compact(
+        "always arm, hole; possible star 10-30; rare worm 5%; inherit x"
+    )
     assert rules == [
         ChildRule(("arm",)),
         ChildRule(("hole",)),
         ChildRule(("star",), 10, 30),
         ChildRule(("worm",), 1, 1, Fraction(1, 20)),
     ]
-    assert inherited == ["x"]
+    assert inherited == ["x"] and problems == []
     assert item("moon", "possible") == ChildRule(("moon",), 0, 1)
-    with pytest.raises(ValueError, match="ends before it starts"):
-        compact("possible star 3-1")
+    assert compact("possible star 3-1, moon; often x") == (
+        [ChildRule(("moon",), 0, 1)],
+        [],
+        [
+            "the range 3-1 ends before it starts; write 1-3",
+            "a clause starts with 'often'; start each with always, possible, rare or inherit",
+        ],
+    )
 
 
 def _universe(seed=None):
@@ -164,6 +172,44 @@ def test_broken_specs_give_one_located_line(text, tmp_path, capsys):
     assert main(["validate", "--quiet", str(spec)]) == 1
     out = capsys.readouterr().out
     assert out.splitlines() == [f"{spec}:{BROKEN[text]}"]
+
+
+INDEPENDENT = {
+    # a type's second bad entry, a bad clause, an unknown type and a circle: each was shown
+    # only once the one before it was fixed
+    "kind: nested\nroot: a\ntypes:\n  a:\n    always: [b 5-2, c]\n    rare: [b 0%]\n"
+    "  b: 'inherit c'\n  c: 'inherit b; sometimes d'\n  d: {children: ['.e']}\n": [
+        "5:14: the range 5-2 ends before it starts; write 2-5",
+        "6:12: the chance 0% must be above 0% and at most 100%",
+        "7:6: inheritance goes round in a circle: b -> c -> b",
+        "8:6: a clause starts with 'sometimes'; start each with always, possible, rare or inherit",
+        "9:18: unknown element type 'e' (types: a, b, c, d)",
+    ],
+    # two circles and a symbol no rule defines
+    "kind: nested\nroot: a\ntypes:\n  a: {inherit: [b]}\n  b: {inherit: [a]}\n"
+    "  c: {inherit: [d]}\n  d: {inherit: [c], name: '#x#'}\n": [
+        "4:6: inheritance goes round in a circle: a -> b -> a",
+        "6:6: inheritance goes round in a circle: c -> d -> c",
+        "7:29: no rule defines or pushes 'x', so it renders ((x))",
+    ],
+    # an unknown root, a misspelt symbol, a bad range and an unknown type, in the file's order
+    "kind: nested\nroot: univers\ngrammar: {syllable: [ka]}\ntypes:\n  universe:\n"
+    "    name: '#sylable#'\n    always: [galaxy 5-2]\n  galaxy: {possible: [star 1-3]}\n": [
+        "2:7: unknown element type 'univers'; did you mean 'universe'? (types: universe, galaxy)",
+        "6:13: no rule defines or pushes 'sylable', so it renders ((sylable)); did you mean "
+        "'syllable'?",
+        "7:14: the range 5-2 ends before it starts; write 2-5",
+        "8:23: unknown element type 'star' (types: universe, galaxy)",
+    ],
+}
+
+
+@pytest.mark.parametrize("text", list(INDEPENDENT), ids=range(len(INDEPENDENT)))
+def test_independent_mistakes_are_all_reported_at_once(text, tmp_path, capsys):
+    spec = tmp_path / "broken.yaml"
+    spec.write_text(text, "utf-8")
+    assert main(["validate", "--quiet", str(spec)]) == 1
+    assert capsys.readouterr().out.splitlines() == [f"{spec}:{at}" for at in INDEPENDENT[text]]
 
 
 def test_an_unknown_symbol_in_a_name_is_an_error_and_nothing_is_written(tmp_path, capsys):
