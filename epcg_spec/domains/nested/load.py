@@ -15,6 +15,10 @@ from ..tracery.load import rule_problems
 from . import notation
 from .model import DEFAULT_DEPTH, ChildRule, ElementType, NestedSpec
 
+MAX_CHILD_RULES = 1_000_000
+"""Most child rules of all types together, inherited ones included: each type holds its own
+copy of those it inherits (27 in all in specs/nested-universe.yaml; a million take 8 MB)."""
+
 
 def load_nested_spec(doc: Document, params: dict[str, Any]) -> NestedSpec:
     data = doc.data
@@ -35,10 +39,15 @@ def load_nested_spec(doc: Document, params: dict[str, Any]) -> NestedSpec:
     problems += rule_problems(list(_rule_texts(doc)), symbols, compat=False)
     if data["root"] not in own:
         problems.append(_unknown(doc, ("root",), data["root"], own))
-    problems += _circles(doc, own)
+    order, circles = _inheritance(own)
+    problems += [
+        doc.diag(("types", c[0]), f"inheritance goes round in a circle: {' -> '.join([*c, c[0]])}")
+        for c in circles
+    ]
     if problems:
         raise SpecError(sorted(problems, key=lambda d: d.pos))
-    types = {name: ElementType(name, tuple(_flatten(name, own)), namings[name]) for name in own}
+    children = _flattened(doc, own, order)
+    types = {name: ElementType(name, children[name], namings[name]) for name in own}
     return NestedSpec(
         name=data.get("name") or Path(doc.source).stem,
         root=data["root"],
@@ -149,37 +158,54 @@ def _unknown(doc: Document, path: tuple, name: str, known: dict) -> Diagnostic:
     return doc.diag(path, f"unknown element type '{name}'", hint + f"(types: {', '.join(known)})")
 
 
-def _circles(doc: Document, own: dict) -> list[Diagnostic]:
-    """The circles of inheritance among the known types, each located at the type it
-    starts from; one that would start from a type of a circle already found is left out."""
-    problems: list[Diagnostic] = []
-    done: set[str] = set()
+def _inheritance(own: dict) -> tuple[list[str], list[list[str]]]:
+    """The known types, each after the types it inherits from, and the circles of
+    inheritance among them (one that would start from a type of a circle already found is
+    left out). A loop, not recursion: a chain of types may be long."""
+    order: dict[str, None] = {}  # the types whose ancestors are all done, in that order
+    circles: list[list[str]] = []
     in_circle: set[str] = set()
     for start in own:
+        if start in order:
+            continue
         path, stack = {start: 0}, [iter(own[start][1])]  # path: type -> its place on it
         while stack:
             parent = next(stack[-1], None)
             if parent is None:
-                done.add(path.popitem()[0])
+                order[path.popitem()[0]] = None
                 stack.pop()
             elif parent in path:
                 if parent not in in_circle:
-                    circle = list(path)[path[parent] :]
-                    in_circle.update(circle)
-                    chain = " -> ".join((*circle, parent))
-                    problems.append(
-                        doc.diag(("types", parent), f"inheritance goes round in a circle: {chain}")
-                    )
-            elif parent in own and parent not in done:
+                    circles.append(list(path)[path[parent] :])
+                    in_circle.update(circles[-1])
+            elif parent in own and parent not in order:
                 path[parent] = len(path)
                 stack.append(iter(own[parent][1]))
-    return problems
+    return list(order), circles
 
 
-def _flatten(name: str, own: dict) -> list[ChildRule]:
-    """A type's children followed by those of the types it inherits from (no circle)."""
-    rules, inherited = own[name]
-    out = list(rules)
-    for parent in inherited:
-        out += _flatten(parent, own)
-    return out
+def _flattened(doc: Document, own: dict, order: list[str]) -> dict[str, tuple[ChildRule, ...]]:
+    """Each type's children followed by those of the types it inherits from, once their
+    number is known to be bounded (a type inherited twice, at each of 40 links of a chain,
+    would give 2^40)."""
+    sizes: dict[str, int] = {}
+    for name in order:
+        rules, inherited = own[name]
+        sizes[name] = len(rules) + sum(sizes[parent] for parent in inherited)
+    total = sum(sizes.values())
+    if total > MAX_CHILD_RULES:
+        most = max(sizes, key=sizes.__getitem__)
+        raise SpecError(
+            doc.diag(
+                ("types", most),
+                f"the types have {total:,} child rules in all, counting those each inherits "
+                f"('{most}' alone {sizes[most]:,}), more than {MAX_CHILD_RULES:,}",
+                "inherit fewer types, or each one once (a type inherited twice, or through "
+                "two others, adds its children each time)",
+            )
+        )
+    flat: dict[str, tuple[ChildRule, ...]] = {}
+    for name in order:
+        rules, inherited = own[name]
+        flat[name] = (*rules, *(rule for parent in inherited for rule in flat[parent]))
+    return flat

@@ -289,3 +289,31 @@ def test_the_estimate_is_a_lower_bound_within_a_factor_of_three(tmp_path):
     written = sum(f.stat().st_size for f in (tmp_path / "out").iterdir())
     assert estimate.memory <= peak <= 3 * estimate.memory
     assert estimate.disk <= written <= 3 * estimate.disk
+
+
+def _chain(tmp_path, links: int, inherit: str) -> Path:
+    """A spec of types t0 ... tN, each inheriting the next as `inherit` says ({n}: the next)."""
+    types = [f"  t{i}: {{inherit: {inherit.format(n=f't{i + 1}')}}}" for i in range(links)]
+    text = "\n".join(["kind: nested", "root: t0", "types:", *types, f"  t{links}: 'always t0'"])
+    spec = tmp_path / "chain.yaml"
+    spec.write_text(text + "\n", "utf-8")
+    return spec
+
+
+def test_a_long_chain_of_inheritance_loads(tmp_path, capsys):
+    """Inheritance was followed by recursion: 1,200 links were an internal error (exit 3)."""
+    spec = _chain(tmp_path, 1200, "[{n}]")
+    assert main(["sample", str(spec), "--depth", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[1:] == ["  t0[0]: t0  (+1 more)"]
+
+
+def test_inheriting_a_type_many_times_over_is_refused_at_once(tmp_path, capsys):
+    """Each type inheriting the next twice doubles the children: 40 links never ended."""
+    spec = _chain(tmp_path, 40, "[{n}, {n}]")
+    assert main(["validate", "-q", str(spec)]) == 1
+    assert capsys.readouterr().out == (
+        f"{spec}:4:7: the types have 2,199,023,255,551 child rules in all, counting those each "
+        "inherits ('t0' alone 1,099,511,627,776), more than 1,000,000; inherit fewer types, or "
+        "each one once (a type inherited twice, or through two others, adds its children each "
+        "time)\n"
+    )
