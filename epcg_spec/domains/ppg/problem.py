@@ -20,7 +20,7 @@ from .model import PpgSpec
 from .network import OrderNetwork, RuleSets, order_network, resolve_rules
 from .render import dot_text, graph_data, svg_text, walkthrough_text
 from .simulate import hasse_edges, simulate
-from .universe import Universe, draw_universe, largest_universe
+from .universe import Universe, draw_universe, draws_at_random, largest_universe
 
 # Lower bounds per order that mode enumerate lists (orders.json, result.json, the gallery),
 # times the squared node count. Measured with 6 free two-state objects (130,023 orders
@@ -45,17 +45,17 @@ class PpgProblem:
     def sample_instead(self) -> tuple[str, str]:
         """The build flags that give this spec's content, and what they give (`sample` is
         refused: puzzles are not ranked)."""
-        if self.spec.mode == "enumerate":
-            return "", "lists every valid order of its puzzle"
-        return "--seed N", "generates its puzzles afresh for each seed N"
+        if self.spec.mode != "enumerate":
+            return "--seed N", "generates its puzzles afresh for each seed N"
+        if draws_at_random(self.spec):
+            return "--seed N", "lists every valid order of the puzzle drawn for each seed N"
+        return "", "lists every valid order of its puzzle"
 
     def space_size(self) -> int | None:
         """Cell matrices of the largest universe (2 ** (n (n - 1))) when it is the only one."""
-        spec = self.spec
-        ranged = any(o.copies and o.copies[0] != o.copies[1] for o in spec.objects)
-        n = len(largest_universe(spec).nodes)
-        if ranged or (spec.num_nodes is not None and spec.num_nodes < n):
+        if draws_at_random(self.spec):
             return None
+        n = len(largest_universe(self.spec).nodes)
         return 2 ** (n * (n - 1))
 
     def estimate(self, ctx: RunContext) -> Estimate:
@@ -161,7 +161,14 @@ class PpgProblem:
         if self.spec.mode != "enumerate":
             return {}
         why = "mode enumerate lists the orders of one drawn universe in a single search"
-        return dict.fromkeys(("--shard", "--scheduler"), why)
+        refused = dict.fromkeys(("--shard", "--scheduler"), why)
+        if not draws_at_random(self.spec):
+            refused["--seed"] = (
+                "mode enumerate lists the orders of one universe, and this spec draws nothing "
+                "at random (no copies in a range, no num_nodes below the candidates): every "
+                "seed gives the same orders"
+            )
+        return refused
 
     def _one_puzzle(self, seed: int) -> tuple[dict, dict[str, str]]:
         spec = self.spec

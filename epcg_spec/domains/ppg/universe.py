@@ -106,6 +106,15 @@ def largest_universe(spec: PpgSpec) -> Universe:
     return Universe(things, candidate_nodes(things), spec.rules, spec.goal)
 
 
+def draws_at_random(spec: PpgSpec) -> bool:
+    """Whether a puzzle's universe depends on its seed: copies drawn in a range, or fewer
+    nodes drawn than there are candidates."""
+    ranged = any(o.copies and o.copies[0] != o.copies[1] for o in spec.objects)
+    return ranged or (
+        spec.num_nodes is not None and spec.num_nodes < len(largest_universe(spec).nodes)
+    )
+
+
 def draw_universe(spec: PpgSpec, seed: int) -> Universe:
     """The universe of the puzzle seeded `seed`: copies drawn in their ranges, then
     `num_nodes` nodes drawn among the candidates (all of them when there are not more)."""

@@ -110,3 +110,27 @@ def test_too_many_copies_to_relabel_is_one_located_line(tmp_path, capsys):
     (line,) = capsys.readouterr().err.splitlines()
     assert line.startswith(f"{spec}:3:11: symmetry: templates would compare each order under ")
     assert "362,880 relabellings" in line
+
+
+def test_enumerate_takes_a_seed_only_where_the_universe_is_drawn(tmp_path, capsys):
+    """`--seed` was taken and ignored where mode enumerate draws nothing at random."""
+    fixed = tmp_path / "fixed.yaml"
+    fixed.write_text(CRYSTALS.replace("min_number: 1\n    max_number: 3", "exact_number: 2"))
+    drawn = tmp_path / "drawn.yaml"
+    drawn.write_text(CRYSTALS)
+    for spec in (fixed, drawn):
+        spec.write_text(spec.read_text().replace("puzzles: 3", "mode: enumerate"))
+    assert main(["build", str(fixed), "--seed", "1", "--out", str(tmp_path / "f"), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage error: --seed is not supported here: mode enumerate lists")
+    assert "every seed gives the same orders" in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "f").exists()
+    assert main(["build", str(fixed), "--out", str(tmp_path / "f"), "-q"]) == 0
+    posets = {2: 3, 3: 19, 4: 219}  # labelled partial orders of n nodes (OEIS A001035)
+    found = {}
+    for seed in ("0", "1"):
+        out = tmp_path / f"d{seed}"
+        assert main(["build", str(drawn), "--seed", seed, "--out", str(out), "-q"]) == 0
+        result = json.loads((out / "result.json").read_text())
+        found[seed] = (len(result["nodes"]), result["count"])
+    assert found == {"0": (4, posets[4]), "1": (3, posets[3])}  # the torch and 3, then 2
