@@ -52,6 +52,12 @@ class TraceryProblem:
     def _expansion(self, ctx: RunContext) -> Expansion:
         return self.expansion(ctx.options.get("origin"))
 
+    def refused(self, command: str) -> dict[str, str]:
+        """Run flags this spec's mode cannot honour, with the reason."""
+        if command == "build" and self.spec.mode == "all":
+            return {"--seed": "mode all writes every derivation in rank order: nothing is drawn"}
+        return {}
+
     # ---- describing ----
 
     def space_size(self) -> int | None:

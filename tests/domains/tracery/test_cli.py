@@ -69,6 +69,14 @@ def test_all_mode_writes_every_derivation_in_rank_order(tmp_path, capsys):
     assert main(["build", str(spec), "--out", str(tmp_path / "o"), "-q"]) == 0
     capsys.readouterr()
     assert (tmp_path / "o" / "outputs.txt").read_text("utf-8").split() == ["x1", "x2", "y1", "y2"]
+    # nothing is drawn: a seed, once taken and ignored, is refused
+    assert main(["build", str(spec), "--seed", "3", "--out", str(tmp_path / "s"), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "usage error: --seed is not supported here: mode all writes every derivation in rank "
+        "order: nothing is drawn\n"
+    )
+    assert not (tmp_path / "s").exists()
 
 
 NO_DERIVATION = {
