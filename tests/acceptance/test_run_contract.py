@@ -62,7 +62,8 @@ COMMAND_FLAGS = {
     "sample": ["--rank", "-n", "--distinct", "--seed", "--scheduler"],
 }
 ITEMS = {"--shard", "--resume", "--fresh", "--time-limit", "--scheduler"}
-SEED = {"--seed"}  # the builds that draw at random: not space, witness, one given board
+SEED = {"--seed"}  # the builds that draw at random: not space, witness, one given board,
+# nor an enumeration of one fixed universe
 SEARCH_COUNT = {"--limit", "--time-limit"}
 HONOURED = {
     "n-queens.yaml": {
@@ -92,8 +93,8 @@ HONOURED = {
         "count": SEARCH_COUNT,
         "sample": None,
     },
-    "ppg-levers.epcg": {
-        "build": SEED | {"--resume", "--fresh", "--time-limit", "--force"},
+    "ppg-levers.epcg": {  # mode enumerate, with nothing drawn: no seed
+        "build": {"--resume", "--fresh", "--time-limit", "--force"},
         "count": SEARCH_COUNT,
         "sample": None,
     },
