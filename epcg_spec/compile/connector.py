@@ -22,6 +22,7 @@ import keyword
 import site
 import sys
 import sysconfig
+import threading
 from collections.abc import Iterable
 from contextlib import suppress
 from functools import cache
@@ -234,12 +235,21 @@ def generated_source(what: str, imports: list[str], parts: list[str]) -> str:
     return head + "\n".join(unique_imports) + "\n\n\n" + body + "\n"
 
 
+_IMPORTING = threading.RLock()  # a module is in sys.modules before its import has finished
+
+
 def generated_module(what: str, imports: list[str], parts: list[str]) -> ModuleType:
-    """Write (unless the cache holds this very text) and import the generated module."""
+    """Write (unless the cache holds this very text) and import the generated module; a
+    thread asking for it while another imports it waits for the whole module."""
     text = generated_source(what, imports, parts)
     name = "epcg_k_" + hashlib.sha256(text.encode()).hexdigest()[:20]
-    if name in sys.modules:
-        return sys.modules[name]
+    with _IMPORTING:
+        if name in sys.modules:
+            return sys.modules[name]
+        return _imported_module(name, text)
+
+
+def _imported_module(name: str, text: str) -> ModuleType:
     folder = cache_dir() / "kernels"
     path = contained(folder, f"{name}.py")
     try:
@@ -251,5 +261,9 @@ def generated_module(what: str, imports: list[str], parts: list[str]) -> ModuleT
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    spec.loader.exec_module(module)
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:  # Ctrl-C while importing: the next call imports it again
+        del sys.modules[name]
+        raise
     return module
