@@ -152,16 +152,19 @@ class WitnessProblem:
         what = "layouts" if self._plan is not None else "candidate lines"
         summary = [f"{self.name}: {size:,} {what}"]
         result.update(space_size=size)
-        if constrained:
-            lines = line_set(self.spec.grid)
-            if self._plan is None:
-                ran = self._solve(ctx, lines).result
-            else:
-                ran = self._layouts(ctx, lines, draw=False).result
-            result.update({k: ran[k] for k in ("count", "evaluated", "seconds")})
-            noun = "solutions" if self._plan is None else "solvable panels"
-            summary.append(f"  {ran['count']:,} {noun}")
-        return RunOutput(result=result, summary=summary)
+        if not constrained:
+            return RunOutput(result=result, summary=summary)
+        lines = line_set(self.spec.grid)
+        if self._plan is None:
+            ran = self._solve(ctx, lines)
+        else:
+            ran = self._layouts(ctx, lines, draw=False)
+        keep = ("count", "evaluated", "seconds", "compile_seconds", "partial")
+        result.update({k: ran.result[k] for k in keep if k in ran.result})
+        noun = "solution" if self._plan is None else "solvable panel"
+        partial = f" so far (partial: {ran.stopped})" if ran.stopped else ""
+        summary.append(f"  {counted(ran.result['count'], noun)}{partial}")
+        return RunOutput(result=result, summary=summary, stopped=ran.stopped)
 
     def sample(self, ctx: RunContext, ranks: list[int] | None, n: int, distinct: bool) -> RunOutput:
         size = self.space_size()
