@@ -186,7 +186,7 @@ def _emit(result: api.Result | RunOutput, as_json: bool, folder: Path | None = N
 
 def _stopped(result: api.Result, where: str) -> None:
     """Say how to go on after a run the driver stopped early (exit 130 on Ctrl-C)."""
-    if result.stopped is None:
+    if result.stopped in (None, "limit"):  # a count's summary says it stopped at its limit
         return
     argv = click.get_current_context().obj["argv"]
     how = f"continue with: {resume_command(argv)}" if where else "the count is a lower bound"

@@ -70,4 +70,4 @@ class RunOutput:
     result: dict[str, Any]
     artifacts: dict[str, bytes | str] = field(default_factory=dict)
     summary: list[str] = field(default_factory=list)
-    stopped: str | None = None  # None: complete; else why the driver stopped early
+    stopped: str | None = None  # None: complete; else why the driver (or a count's limit) stopped

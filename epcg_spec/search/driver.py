@@ -529,6 +529,14 @@ def count_bound(complete: bool, limit: int, report: Report | None) -> str:
     return "" if complete else f" (stopped at the limit {limit:,}; there may be more)"
 
 
+def count_stopped(complete: bool, report: Report | None) -> str | None:
+    """Why a count stopped before it was exact: the driver's reason, or "limit" where it
+    found as many as --limit (or the spec's `limit`) asks for."""
+    if report is not None and report.stopped:
+        return report.stopped
+    return None if complete else "limit"
+
+
 def resume_command(argv: list[str]) -> str:
     """The command line that continues a stopped run: the same one, with --resume."""
     words = [w for w in argv if w not in ("--resume", "--fresh")]

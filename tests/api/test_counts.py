@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import epcg_spec
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,3 +28,52 @@ def test_a_witness_layout_count_stopped_by_its_time_limit_says_so():
 def test_a_witness_panel_count_says_one_solution_in_the_singular():
     result = epcg_spec.load(SPECS / "witness-panel.yaml").count(constrained=True)
     assert result.summary == ["witness-panel: 8,512 candidate lines", "  1 solution"]
+
+
+WITNESS_LIMITED = """kind: witness
+name: open-2x2
+panel: {size: [2, 2]}
+search: {limit: 5}
+"""
+
+
+@pytest.mark.parametrize(
+    ("load", "arguments", "line"),
+    [  # each said complete (stopped None) while result.json said "complete": false
+        (
+            lambda: epcg_spec.load(SPECS / "sudoku-4x4.epcg"),
+            {"limit": 10},
+            "sudoku-4x4: 10 complete grids (stopped at the limit 10; there may be more)",
+        ),
+        (
+            lambda: epcg_spec.load(SPECS / "wfc-pipes.yaml"),
+            {"limit": 5},
+            "wfc-pipes: 5 complete outputs (stopped at the limit 5; there may be more)",
+        ),
+        (
+            lambda: epcg_spec.load(SPECS / "rooms-caves.yaml"),
+            {"limit": 3, "time_limit": 60},
+            "rooms-caves: 3 maps (stopped at the limit 3; there may be more)",
+        ),
+        (
+            lambda: epcg_spec.load(SPECS / "ppg-levers.epcg"),
+            {"limit": 3},
+            "ppg-levers: 3 valid orders of 4 nodes up to relabelling template copies "
+            "(stopped at the limit 3; there may be more)",
+        ),
+        (
+            lambda: epcg_spec.loads(WITNESS_LIMITED),
+            {"constrained": True},
+            "  5 solutions (stopped at the limit 5; there may be more)",
+        ),
+    ],
+)
+def test_a_count_stopped_at_its_limit_is_not_complete(load, arguments, line):
+    result = load().count(**arguments)
+    assert (result.stopped, result.complete, result.summary[-1]) == ("limit", False, line)
+
+
+def test_a_count_under_its_limit_is_complete():
+    result = epcg_spec.load(SPECS / "sudoku-4x4.epcg").count(limit=1000)
+    assert (result.count, result.stopped, result.complete) == (288, None, True)
+    assert result.data["complete"] is True

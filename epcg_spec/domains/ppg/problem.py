@@ -13,7 +13,7 @@ from ...core.result import base_result
 from ...core.rng import item_seed
 from ...core.sizes import count_text, counted
 from ...search import backtrack, driver
-from ...search.driver import checkpoint_key, count_bound
+from ...search.driver import checkpoint_key, count_bound, count_stopped
 from ...search.items import Item, ItemJob
 from .enumerate import MAX_RELABELLINGS, enumerate_orders, relabelling_count
 from .model import PpgSpec
@@ -282,7 +282,7 @@ class PpgProblem:
             for k, order in enumerate(found.orders[:10])
         ]
         artifacts = {"orders.json": json.dumps(listed, indent=1) + "\n"} if limit else {}
-        stopped = report.stopped if report else None
+        stopped = count_stopped(under_limit, report)
         return RunOutput(result=result, artifacts=artifacts, summary=summary, stopped=stopped)
 
     def _refuse_too_many_relabellings(self, universe: Universe) -> None:

@@ -14,7 +14,7 @@ from ...core.errors import BuildError, UsageError
 from ...core.result import base_result
 from ...core.sizes import count_text, counted
 from ...search import backtrack, driver
-from ...search.driver import checkpoint_key, count_bound
+from ...search.driver import checkpoint_key, count_bound, count_stopped
 from ...search.propagate import Model
 from .model import ORDERS, RoomsSpec
 from .network import Placements, allowed_values, build_network, exclusive_bytes, placements
@@ -268,7 +268,7 @@ class RoomsProblem:
             **(report.fields() if report else {}),
         )
         line = f"{self.name}: {counted(found, 'map')}{count_bound(complete, limit, report)}"
-        return RunOutput(result=result, summary=[line], stopped=report and report.stopped)
+        return RunOutput(result=result, summary=[line], stopped=count_stopped(complete, report))
 
 
 def _layout(rooms: list[Placed]) -> dict[str, list[int]]:

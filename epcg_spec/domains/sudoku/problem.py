@@ -13,7 +13,7 @@ from ...core.result import base_result
 from ...core.rng import item_seed, numpy_stream
 from ...core.sizes import counted
 from ...search import backtrack, driver
-from ...search.driver import checkpoint_key, count_bound, shard_units
+from ...search.driver import checkpoint_key, count_bound, count_stopped, shard_units
 from ...search.items import Item, ItemJob
 from ...search.propagate import ALL_RULES, RULE_HI
 from . import bitmask, kernels
@@ -271,4 +271,4 @@ class SudokuProblem:
         )
         what = counted(found, "solution" if spec.puzzle is not None else "complete grid")
         line = f"{spec.name}: {what}{count_bound(complete, limit, report)}"
-        return RunOutput(result=result, summary=[line], stopped=report and report.stopped)
+        return RunOutput(result=result, summary=[line], stopped=count_stopped(complete, report))

@@ -13,7 +13,7 @@ from ...core.result import base_result
 from ...core.rng import item_seed
 from ...core.sizes import counted
 from ...search import backtrack, driver
-from ...search.driver import checkpoint_key, count_bound
+from ...search.driver import checkpoint_key, count_bound, count_stopped
 from ...search.items import Item, ItemJob
 from ...search.propagate import Model, State
 from . import checks, diagnose
@@ -205,7 +205,8 @@ class WfcProblem:
                 found, complete, report = backtrack.run_count(
                     model, left, limit, base=base, check=check
                 )
-            stopped = report.stopped if report else None
+            why = count_stopped(complete, report)
+            stopped = why or stopped  # a later run's limit leaves an earlier run's
             if report:  # the driver's fields: the runs' compile time, the one that stopped
                 counting += report.seconds
                 compiled = fields["compile_seconds"] + report.compile_seconds
@@ -213,7 +214,7 @@ class WfcProblem:
             counts.append({"run": run.name, "count": found, "complete": complete})
             bound = count_bound(complete, limit, report)
             summary.append(f"{run.name}: {counted(found, 'complete output')}{bound}")
-            if stopped:
+            if why not in (None, "limit"):  # the driver stopped: the runs share its limits
                 break
         result = base_result(self.spec.name, self.kind, "backtrack", ctx)
         result.update(

@@ -14,6 +14,7 @@ from ...core.errors import UsageError
 from ...core.result import base_result
 from ...core.rng import numpy_stream
 from ...core.sizes import counted
+from ...search.driver import count_bound
 from ...spec.yaml_writer import dump_yaml
 from .estimate import explain_rows, layout_estimate
 from .joint import search_joint
@@ -162,9 +163,13 @@ class WitnessProblem:
         keep = ("count", "evaluated", "seconds", "compile_seconds", "partial")
         result.update({k: ran.result[k] for k in keep if k in ran.result})
         noun = "solution" if self._plan is None else "solvable panel"
-        partial = f" so far (partial: {ran.stopped})" if ran.stopped else ""
-        summary.append(f"  {counted(ran.result['count'], noun)}{partial}")
-        return RunOutput(result=result, summary=summary, stopped=ran.stopped)
+        if ran.result.get("limited"):  # a single panel's solutions, up to search.limit
+            bound, stopped = count_bound(False, self.spec.limit, None), "limit"
+        else:
+            bound = f" so far (partial: {ran.stopped})" if ran.stopped else ""
+            stopped = ran.stopped
+        summary.append(f"  {counted(ran.result['count'], noun)}{bound}")
+        return RunOutput(result=result, summary=summary, stopped=stopped)
 
     def sample(self, ctx: RunContext, ranks: list[int] | None, n: int, distinct: bool) -> RunOutput:
         size = self.space_size()
