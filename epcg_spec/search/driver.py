@@ -162,8 +162,8 @@ def run(job: Job, ctx: RunContext, key: str | None, checkpoint: Checkpoint | Non
                 if progress:
                     progress.advance(job.weight(done, stop))
                 now = time.perf_counter()
-                if interrupted.is_set() and following < hi:
-                    raise KeyboardInterrupt
+                if interrupted.is_set():  # in the last chunk too: a build of several runs
+                    raise KeyboardInterrupt  # (Fling's layers) would go on to the next
                 if ctx.time_limit is not None and now - began >= ctx.time_limit and following < hi:
                     stopped = "time limit"
                     break
