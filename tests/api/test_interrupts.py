@@ -45,3 +45,19 @@ def test_ctrl_c_as_a_witness_joint_search_ends_its_layouts_stops_the_search():
     spec = epcg_spec.load(SPECS / "witness-joint-3x3.epcg")
     with pytest.raises(epcg_spec.Interrupted, match="while collecting candidate panels"):
         spec.build(progress=CtrlCAtTheEnd())
+
+
+class CtrlCAtTheFirstChunk(RecordedProgress):
+    def advance(self, units: int) -> None:
+        super().advance(units)
+        if len([call for call in self.calls if call[0] == "advance"]) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+
+
+def test_ctrl_c_returns_the_partial_result_and_resume_finishes_it(tmp_path):
+    spec = epcg_spec.load(SPECS / "n-queens.yaml", params={"n": 14})
+    stopped = spec.build(tmp_path, threads=2, progress=CtrlCAtTheFirstChunk())
+    assert (stopped.stopped, stopped.complete) == ("interrupted", False)
+    assert stopped.count < 365_596 and (tmp_path / ".checkpoint.json").exists()
+    resumed = spec.build(tmp_path, threads=2, resume=True)
+    assert (resumed.stopped, resumed.count) == (None, 365_596)
