@@ -359,7 +359,7 @@ class Spec:
         return Result.of(problem.sample(ctx, list(ranks) if ranks else None, n or 1, distinct))
 
     def _problem(self):
-        return self.loaded.domain.compile(self.loaded.spec)
+        return self.loaded.domain.compile(self.loaded.spec, self.options)
 
     def _checked(self, command: str, flags: dict[str, Any]):
         """The compiled problem, once every run flag given is known to be honoured."""

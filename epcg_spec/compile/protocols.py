@@ -101,6 +101,7 @@ class Domain(Protocol):
         """
         ...
 
-    def compile(self, spec: Any) -> Problem:
-        """Compile the typed spec into a runnable problem."""
+    def compile(self, spec: Any, options: dict[str, Any] | None = None) -> Problem:
+        """Compile the typed spec into a runnable problem; `options`, the kind's own given
+        to the run (`--origin`...), as `explain` and `space_size` are to describe it."""
         ...

@@ -28,10 +28,14 @@ class FlingDomain:
     def load(self, doc: Document, params: dict[str, Any]) -> FlingSpec:
         return load_fling_spec(doc, params)
 
-    def compile(self, spec: FlingSpec) -> FlingAnalysis | FlingPuzzle:
+    def compile(
+        self, spec: FlingSpec, options: dict[str, Any] | None = None
+    ) -> FlingAnalysis | FlingPuzzle:
         from .problem import FlingAnalysis, FlingPuzzle
 
-        return FlingAnalysis(spec) if spec.layers is not None else FlingPuzzle(spec)
+        if spec.layers is None:
+            return FlingPuzzle(spec)
+        return FlingAnalysis(spec, (options or {}).get("layers_dir"))
 
 
 DOMAIN = FlingDomain()

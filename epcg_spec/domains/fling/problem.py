@@ -87,9 +87,10 @@ class _FlingProblem:
 class FlingAnalysis(_FlingProblem):
     """Every board of 1..n pieces judged layer by layer; the best unique boards selected."""
 
-    def __init__(self, spec: FlingSpec):
+    def __init__(self, spec: FlingSpec, layers_dir: str | None = None):
         super().__init__(spec)
         self.space = layered_space(spec.width, spec.height)
+        self.layers_dir = layers_dir  # --layers-dir, if given, for explain
 
     @property
     def plan(self) -> Plan:
@@ -101,7 +102,8 @@ class FlingAnalysis(_FlingProblem):
 
     def explain(self) -> list[tuple[str, str]]:
         spec, plan = self.spec, self.plan
-        retro = Retrograde(self.space, store_root(RunContext()), RunContext())
+        ctx = RunContext(options={"layers_dir": self.layers_dir} if self.layers_dir else {})
+        retro = Retrograde(self.space, store_root(ctx), ctx)
         rows = [
             ("spec", f"{spec.name} (kind: fling)"),
             ("board", f"{spec.width} x {spec.height} = {spec.cells} cells"),

@@ -28,7 +28,7 @@ class NestedDomain:
     def load(self, doc: Document, params: dict[str, Any]) -> NestedSpec:
         return load_nested_spec(doc, params)
 
-    def compile(self, spec: NestedSpec) -> NestedProblem:
+    def compile(self, spec: NestedSpec, options: dict[str, Any] | None = None) -> NestedProblem:
         from .problem import NestedProblem
 
         return NestedProblem(spec)

@@ -30,7 +30,7 @@ class PpgDomain:
     def load(self, doc: Document, params: dict[str, Any]) -> PpgSpec:
         return load_ppg_spec(doc, params)
 
-    def compile(self, spec: PpgSpec) -> PpgProblem:
+    def compile(self, spec: PpgSpec, options: dict[str, Any] | None = None) -> PpgProblem:
         from .problem import PpgProblem
 
         return PpgProblem(spec)

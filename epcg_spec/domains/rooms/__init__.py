@@ -27,7 +27,7 @@ class RoomsDomain:
     def load(self, doc: Document, params: dict[str, Any]) -> RoomsSpec:
         return load_rooms_spec(doc, params)
 
-    def compile(self, spec: RoomsSpec) -> RoomsProblem:
+    def compile(self, spec: RoomsSpec, options: dict[str, Any] | None = None) -> RoomsProblem:
         from .problem import RoomsProblem
 
         return RoomsProblem(spec)

@@ -34,7 +34,7 @@ class SpaceDomain:
     def load(self, doc: Document, params: dict[str, Any]) -> SpaceSpec:
         return load_space_spec(doc, params)
 
-    def compile(self, spec: SpaceSpec) -> SpaceProblem:
+    def compile(self, spec: SpaceSpec, options: dict[str, Any] | None = None) -> SpaceProblem:
         from .problem import SpaceProblem
 
         return SpaceProblem(spec)

@@ -28,7 +28,7 @@ class SudokuDomain:
     def load(self, doc: Document, params: dict[str, Any]) -> SudokuSpec:
         return load_sudoku_spec(doc, params)
 
-    def compile(self, spec: SudokuSpec) -> SudokuProblem:
+    def compile(self, spec: SudokuSpec, options: dict[str, Any] | None = None) -> SudokuProblem:
         from .problem import SudokuProblem
 
         return SudokuProblem(spec)

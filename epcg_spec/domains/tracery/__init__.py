@@ -32,10 +32,10 @@ class TraceryDomain:
     def load(self, doc: Document, params: dict[str, Any]) -> TracerySpec:
         return load_tracery_spec(doc, params)
 
-    def compile(self, spec: TracerySpec) -> TraceryProblem:
+    def compile(self, spec: TracerySpec, options: dict[str, Any] | None = None) -> TraceryProblem:
         from .problem import TraceryProblem
 
-        return TraceryProblem(spec)
+        return TraceryProblem(spec, (options or {}).get("origin"))
 
 
 DOMAIN = TraceryDomain()

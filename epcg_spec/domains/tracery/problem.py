@@ -34,16 +34,17 @@ class TraceryProblem:
     kind = "tracery"
     backend = "expand"
 
-    def __init__(self, spec: TracerySpec) -> None:
+    def __init__(self, spec: TracerySpec, origin: str | None = None) -> None:
         self.spec = spec
         self.name = spec.name
+        self.origin = spec.origin if origin is None else origin  # --origin, if given
 
     @cache  # noqa: B019 - one problem per run; the cache lives as long as it
     def expansion(self, origin: str | None = None) -> Expansion:
         spec = self.spec
         return Expansion(
             spec.symbols,
-            spec.origin if origin is None else origin,
+            self.origin if origin is None else origin,
             spec.compat,
             spec.no_repeat,
             spec.depth,
@@ -70,7 +71,7 @@ class TraceryProblem:
         rows = [
             ("spec", f"{spec.name} (kind: tracery)"),
             ("grammar", f"{len(spec.symbols)} symbols, {rules} rules"),
-            ("origin", spec.origin),
+            ("origin", expansion.origin),
             ("compat", "tracery2 (its known defects kept)" if spec.compat else "fixed"),
             ("derivations", _describe_total(expansion)),
             (

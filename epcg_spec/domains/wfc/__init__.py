@@ -30,7 +30,7 @@ class WfcDomain:
     def load(self, doc: Document, params: dict[str, Any]) -> WfcSpec:
         return load_wfc_spec(doc, params)
 
-    def compile(self, spec: WfcSpec) -> WfcProblem:
+    def compile(self, spec: WfcSpec, options: dict[str, Any] | None = None) -> WfcProblem:
         from .problem import WfcProblem
 
         return WfcProblem(spec)

@@ -30,7 +30,7 @@ class WitnessDomain:
     def load(self, doc: Document, params: dict[str, Any]) -> WitnessSpec:
         return load_witness_spec(doc, params)
 
-    def compile(self, spec: WitnessSpec) -> WitnessProblem:
+    def compile(self, spec: WitnessSpec, options: dict[str, Any] | None = None) -> WitnessProblem:
         from .problem import WitnessProblem
 
         return WitnessProblem(spec)
