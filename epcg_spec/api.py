@@ -80,8 +80,9 @@ class Result:
         return self.stopped is None
 
     def to_json(self) -> str:
-        """result.json's text (keys in a fixed order)."""
-        return dumps(self.data)
+        """result.json's text (keys in a fixed order), as a build writes it and `--json`
+        prints it."""
+        return dumps(self.data) + "\n"
 
     @classmethod
     def of(cls, output: RunOutput, written: list[Path] | None = None) -> Result:
