@@ -77,3 +77,10 @@ def test_a_count_under_its_limit_is_complete():
     result = epcg_spec.load(SPECS / "sudoku-4x4.epcg").count(limit=1000)
     assert (result.count, result.stopped, result.complete) == (288, None, True)
     assert result.data["complete"] is True
+
+
+def test_a_nested_count_counts_no_elements_and_says_none():
+    # the tree is unbounded: it said count 0, as if the spec made nothing
+    result = epcg_spec.load(SPECS / "nested-dungeon.epcg").count()
+    assert result.count is None and "count" not in result.data
+    assert result.data["types"]["dungeon"] == {"names": 5, "names_exact": True, "layouts": 3}

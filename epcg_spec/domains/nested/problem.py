@@ -126,10 +126,8 @@ class NestedProblem:
             summary.append(
                 f"  {name}: {counted(names.total, 'name')}, {counted(layouts, 'child layout')}"
             )
-        result.update(
+        result.update(  # no count: the tree is unbounded (api.md: count None)
             space_size=None,
-            evaluated=0,
-            count=0,
             types=per_type,
             best=[],
             seconds=round(time.perf_counter() - began, 3),
