@@ -27,7 +27,8 @@ def load_dsl(text: str, source: str) -> Document:
         doc.data = _mapping(tree.children, (), doc, text, problems)
     except SyntaxProblem as exc:
         line, col = line_col(text, exc.offset)
-        raise SpecError(Diagnostic(Pos(source, line, col), exc.message)) from None
+        message = exc.placed(lambda offset: "{}:{}".format(*line_col(text, offset)))
+        raise SpecError(Diagnostic(Pos(source, line, col), message)) from None
     if problems:
         raise SpecError(problems)
     return doc

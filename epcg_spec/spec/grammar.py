@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from importlib import resources
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-
-from .document import line_col
 
 MAX_NESTING = 64
 """Most brackets that may be open at once in a DSL file or an expression."""
@@ -82,7 +80,9 @@ def parse(text: str, start: str) -> Tree:
     try:
         tree = parser().parse(text, start=start)
     except UnexpectedInput as exc:
-        raise SyntaxProblem(*_describe(exc, text)) from None
+        offset, message = _describe(exc, text)
+        opened = _unclosed_bracket(text[:offset]) if PLACE in message else None
+        raise SyntaxProblem(offset, message, opened) from None
     deep = _too_deep_node(tree)
     if deep is not None:
         raise SyntaxProblem(
@@ -104,13 +104,25 @@ def decode_string(token: Token) -> str:
         ) from None
 
 
-class SyntaxProblem(Exception):
-    """A parse error at a character offset of the parsed text."""
+PLACE = "\0"  # in a message: where `opened` is, written by `SyntaxProblem.placed`
 
-    def __init__(self, offset: int, message: str):
+
+class SyntaxProblem(Exception):
+    """A parse error at a character offset of the parsed text; `opened`, the offset of the
+    bracket its message names, if it names one."""
+
+    def __init__(self, offset: int, message: str, opened: int | None = None):
         super().__init__(message)
         self.offset = offset
         self.message = message
+        self.opened = opened
+
+    def placed(self, place: Callable[[int], str]) -> str:
+        """The message, the bracket it names placed by `place(offset)` ("line:col" in the
+        file: an expression's text is not all of the file)."""
+        if self.opened is None:
+            return self.message
+        return self.message.replace(PLACE, place(self.opened))
 
 
 def _describe(exc: UnexpectedInput, text: str) -> tuple[int, str]:
@@ -140,11 +152,7 @@ def _describe(exc: UnexpectedInput, text: str) -> tuple[int, str]:
         return offset, f"unexpected {token.value!r}; expected ':' after the key"
     opened = _unclosed_bracket(text[:offset])
     if opened is not None and expected & {"RPAR", "RSQB", "RBRACE"}:
-        line, col = line_col(text, opened)
-        return (
-            offset,
-            f"unexpected {_show(token)}; the '{text[opened]}' at {line}:{col} is not closed",
-        )
+        return offset, f"unexpected {_show(token)}; the '{text[opened]}' at {PLACE} is not closed"
     return offset, f"unexpected {_show(token)}; " + _expected(exc)
 
 

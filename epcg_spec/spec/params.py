@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from ..core.errors import Diagnostic, SpecError, UsageError
+from ..core.errors import Diagnostic, Pos, SpecError, UsageError
 from ..core.sizes import count_text
 from .document import Document, Path, describe_path
 from .expr.analysis import Analyzer, Reads
@@ -54,7 +54,14 @@ def param_symbols(params: dict[str, int]) -> dict[str, ParamSymbol]:
 def expression_problem(doc: Document, path: Path, problem: SyntaxProblem | ExprProblem):
     """A parse or check problem of the expression at `path`, located at its character."""
     hint = getattr(problem, "hint", "")
-    return Diagnostic(doc.text_pos(path, problem.offset), problem.message, hint)
+    message = problem.message
+    if isinstance(problem, SyntaxProblem):
+        message = problem.placed(lambda offset: _line_col(doc.text_pos(path, offset)))
+    return Diagnostic(doc.text_pos(path, problem.offset), message, hint)
+
+
+def _line_col(pos: Pos) -> str:
+    return f"{pos.line}:{pos.col}"
 
 
 MAX_FIELD = 2**31 - 1
