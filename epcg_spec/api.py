@@ -476,9 +476,11 @@ def loads(
     options: dict[str, Any] | None = None,
     name: str = "<string>",
 ) -> Spec:
-    """Load and check a spec from text; `format` is yaml, dsl or json (Tracery)."""
+    """Load and check a spec from text; `format` is yaml, dsl or json (Tracery). `name`
+    names it in messages, and the files it names are found beside that name."""
     _given("text", text, str, "the spec's text", optional=False)
-    _given("name", name, str, "a name for the spec in messages", optional=False)
+    if not (isinstance(name, str) and name):
+        raise UsageError(f"name {name!r}: give a name for the spec in messages, e.g. '<string>'")
     if not isinstance(format, str) or format not in FORMATS:
         raise UsageError(f"format {format!r}: give one of {', '.join(FORMATS)}")
     document = parse_document(text, Path(name + FORMATS[format]))
