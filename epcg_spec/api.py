@@ -158,8 +158,9 @@ class Spec:
         return self.loaded.warnings
 
     def validate(self) -> None:
-        """Every check `epcg-spec validate` makes; a loaded spec passed them already."""
-        check_document(self.loaded.document, {})
+        """Every check `epcg-spec validate` makes, with the params the spec was loaded with;
+        a loaded spec passed them already."""
+        check_document(self.loaded.document, self.params)
 
     @_located
     def explain(self) -> list[tuple[str, str]]:

@@ -26,3 +26,11 @@ def test_an_empty_name_is_refused_as_a_name():
     message = "name '': give a name for the spec in messages, e.g. '<string>'"
     with pytest.raises(epcg_spec.UsageError, match=re.escape(message)):
         epcg_spec.loads("kind: sudoku\nname: tiny\nbox: 2\n", name="")
+
+
+def test_validate_checks_the_spec_with_the_params_it_was_loaded_with():
+    # it checked the spec's own params: n = -1 here, refused, although the spec loaded
+    text = (ROOT / "specs" / "n-queens.yaml").read_text().replace("n: 8", "n: -1", 1)
+    spec = epcg_spec.loads(text, params={"n": 6})
+    spec.validate()
+    assert spec.count(constrained=True).count == 4
