@@ -34,3 +34,17 @@ def test_validate_checks_the_spec_with_the_params_it_was_loaded_with():
     spec = epcg_spec.loads(text, params={"n": 6})
     spec.validate()
     assert spec.count(constrained=True).count == 4
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        ("specs/nope.yaml", "specs/nope.yaml: no such file"),
+        ("specs", "specs is a folder; give a spec file"),
+        ("README.md", "README.md: not a spec file (known file types: .epcg, .json, .xml,"),
+    ],
+)
+def test_a_path_that_holds_no_spec_is_a_usage_error(path, message, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    with pytest.raises(epcg_spec.UsageError, match=re.escape(message)):
+        epcg_spec.load(path)
