@@ -116,7 +116,13 @@ class NestedProblem:
         universe = Universe(self.spec, ctx.seed)
         result = base_result(self.name, self.kind, self.backend, ctx)
         per_type = {}
-        summary = [f"{self.name}: the tree is unbounded; per element type:"]
+        levels, recursion = tree_levels(self.spec)
+        shape = (
+            f"unbounded (recursion through {recursion})"
+            if recursion
+            else f"finite, at most {counted(levels, 'level')} below the root"
+        )
+        summary = [f"{self.name}: the tree is {shape}; per element type:"]
         for name, element_type in self.spec.types.items():
             names = universe.names[name]
             layouts = 1
@@ -133,6 +139,31 @@ class NestedProblem:
             seconds=round(time.perf_counter() - began, 3),
         )
         return RunOutput(result=result, summary=summary)
+
+
+def tree_levels(spec: NestedSpec) -> tuple[int, str | None]:
+    """How many levels the tree has below its root at most, and None; or, where a type the
+    root reaches can hold itself (so the tree is unbounded), 0 and that type."""
+    below = {
+        name: {child for rule in kind.children for child in rule.types}
+        for name, kind in spec.types.items()
+    }
+    reached, todo = {spec.root}, [spec.root]
+    while todo:
+        new = below[todo.pop()] - reached
+        reached |= new
+        todo.extend(new)
+    levels: dict[str, int] = {}
+    while ready := [name for name in reached - levels.keys() if below[name] <= levels.keys()]:
+        for name in ready:
+            levels[name] = max((levels[child] + 1 for child in below[name]), default=0)
+    if spec.root in levels:
+        return levels[spec.root], None
+    seen, name = set(), spec.root  # every type left leads to a circle: follow one round
+    while name not in seen:
+        seen.add(name)
+        name = min(below[name] - levels.keys())
+    return 0, name
 
 
 def expected_elements(spec: NestedSpec, start: str, depth: int) -> float:

@@ -126,6 +126,23 @@ def test_count_says_one_name_and_one_layout_in_the_singular(tmp_path, capsys):
     ]
 
 
+@pytest.mark.parametrize(
+    ("types", "says"),
+    [
+        ("  a: {always: [b]}\n  b: {possible: [c 1-3]}\n  c: {}\n", "finite, at most 2 levels"),
+        ("  a: {always: [b]}\n  b: {possible: [b 0-2]}\n", "unbounded (recursion through b)"),
+        ("  a: {}\n  b: {always: [b]}\n", "finite, at most 0 levels"),  # b is never reached
+    ],
+)
+def test_count_says_whether_the_tree_is_finite(types, says, tmp_path, capsys):
+    spec = tmp_path / "tree.yaml"
+    spec.write_text(f"kind: nested\nroot: a\ntypes:\n{types}")
+    assert main(["count", str(spec)]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith(f"tree: the tree is {says}")
+    assert first.endswith("; per element type:")
+
+
 BROKEN = {
     "kind: nested\nroot: a\ntypes:\n  a: 'always b'\n": "4:6: unknown element type 'b' (types: a)",
     "kind: nested\nroot: a\ntypes:\n  a: {children: ['.b']}\n  b: {children: ['.a']}\n": (
