@@ -200,7 +200,7 @@ def _diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
     if wanted:  # no branch of a oneOf/anyOf takes a value of this type: name them all
         path = tuple(error.absolute_path)
         said = error.schema.get("description", "") if isinstance(error.schema, dict) else ""
-        hint = said[:1].lower() + said[1:].rstrip(".")
+        hint = _boolean_hint(doc, error.instance, wanted) or said[:1].lower() + said[1:].rstrip(".")
         return [
             doc.diag(
                 path, f"{describe_path(path)} must be {wanted}, not {_show(error.instance)}", hint
@@ -231,6 +231,7 @@ def _diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
         wanted = " or ".join(_JSON_TYPES.get(n, n) for n in names)
         numeric = {"integer", "number"} & set(names) and _number_in_quotes(value) is not None
         hint = f"write {value.strip()} without quotes" if numeric else _schema_hint(error)
+        hint = _boolean_hint(doc, value, wanted) or hint
         if "array" in names and doc.format == "dsl" and str(value).startswith("- "):
             hint = "a list in the DSL is [a, b, ...]; '- item' lines are YAML's"
         return [doc.diag(path, f"{where} must be {wanted}, not {_show(value)}", hint)]
@@ -270,6 +271,15 @@ def _diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
     if kind == "propertyNames":
         return [doc.diag(path, f"{where}: a key {error.message}")]
     return [doc.diag(path, f"{where}: {_schema_hint(error) or error.message}")]
+
+
+def _boolean_hint(doc: Document, value, wanted: str) -> str:
+    """Where text was wanted and YAML read an unquoted on, off, yes or no as a boolean,
+    how to keep the text; else ""."""
+    if doc.format != "yaml" or not isinstance(value, bool) or "a string" not in wanted:
+        return ""
+    words, word = ("on, yes or true", "on") if value else ("off, no or false", "off")
+    return f'YAML reads an unquoted {words} as {_show(value)}: write it in quotes ("{word}")'
 
 
 def _schema_hint(error: ValidationError) -> str:

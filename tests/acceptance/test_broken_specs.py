@@ -19,6 +19,9 @@ EXPECTED = {
     ),
     "dsl-operator.epcg": ("3:28: unexpected '&&'; write 'and'"),
     "dsl-unclosed.epcg": ("4:34: unexpected ','; the '(' at 4:6 is not closed"),
+    "yaml-boolean-name.yaml": (
+        '4:19: objects[0].states[1] must be a string or an integer or a mapping, not false; YAML reads an unquoted off, no or false as false: write it in quotes ("off")'
+    ),
     "duplicate-key.yaml": (
         "3:1: duplicate key 'space' (first defined at line 2); keep one of them"
     ),
