@@ -88,7 +88,7 @@ class Outcome:
 class Held:
     """The result arrays of a job's chunks (`_results`), made for the most blocks a chunk
     has had so far and reused: arrays made afresh each chunk cost a page fault for each
-    page the blocks write (about 6 s of system time in 11 s of counting the Latin squares
+    page the blocks write (10-11 s of system time in a 12-13 s count of the Latin squares
     of order 5 on 2 cores, where pruning makes the chunks many and short)."""
 
     arrays: tuple[np.ndarray, ...] | None = None
