@@ -2,6 +2,9 @@
 
 import pytest
 
+from epcg_spec.core.context import RunContext
+from epcg_spec.spec.load import load_spec
+from tests.docs.test_examples import ROOT, fenced_blocks
 from tests.domains.space.helpers import run
 
 QUEENS = {4: 2, 5: 10, 6: 4, 7: 40, 8: 92, 9: 352, 10: 724, 11: 2680, 12: 14200}  # A000170
@@ -54,3 +57,14 @@ def test_sicherman_dice_are_the_only_other_pair():
     pairs = {(tuple(b["state"]["a"]), tuple(b["state"]["b"])) for b in result["best"]}
     ordinary, sicherman = (1, 2, 3, 4, 5, 6), ((1, 2, 2, 3, 3, 4), (1, 3, 4, 5, 6, 8))
     assert pairs == {(ordinary, ordinary), sicherman, sicherman[::-1]}
+
+
+def test_the_partitions_of_30_with_the_prefix_bound_the_docs_give(tmp_path):
+    (block,) = [b for b in fenced_blocks(ROOT / "docs/kinds/space.md") if "partitions" in b.text]
+    spec = tmp_path / "partitions.yaml"
+    spec.write_text(block.text)
+    loaded = load_spec(spec)
+    result = loaded.domain.compile(loaded.spec).run(RunContext(time_limit=60)).result
+    assert "partial" not in result
+    assert result["count"] == 5604  # A000041
+    assert result["pruned"] > 1000 * result["evaluated"]
