@@ -150,6 +150,11 @@ def _describe(exc: UnexpectedInput, text: str) -> tuple[int, str]:
         return offset, "unexpected '='; write '==' to compare, or ':' between a key and its value"
     if "COLON" in expected and token.type in ("NAME", "STRING", "INT"):
         return offset, f"unexpected {token.value!r}; expected ':' after the key"
+    if token.type == "LSQB" and "LSQB" not in expected:  # a list where a value goes
+        return offset, (
+            "unexpected '['; expressions have no lists: aggregate over a comprehension, "
+            "e.g. distinct(x[i] for i in range(n))"
+        )
     opened = _unclosed_bracket(text[:offset])
     if opened is not None and expected & {"RPAR", "RSQB", "RBRACE"}:
         return offset, f"unexpected {_show(token)}; the '{text[opened]}' at {PLACE} is not closed"

@@ -19,6 +19,9 @@ EXPECTED = {
     ),
     "dsl-operator.epcg": ("3:28: unexpected '&&'; write 'and'"),
     "dsl-unclosed.epcg": ("4:34: unexpected ','; the '(' at 4:6 is not closed"),
+    "list-in-expression.yaml": (
+        "4:14: unexpected '['; expressions have no lists: aggregate over a comprehension, e.g. distinct(x[i] for i in range(n))"
+    ),
     "yaml-boolean-name.yaml": (
         '4:19: objects[0].states[1] must be a string or an integer or a mapping, not false; YAML reads an unquoted off, no or false as false: write it in quotes ("off")'
     ),
