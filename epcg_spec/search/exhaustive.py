@@ -87,9 +87,8 @@ class Outcome:
 @dataclass
 class Held:
     """The result arrays of a job's chunks (`_results`), made for the most blocks a chunk
-    has had so far and reused: arrays made afresh each chunk cost a page fault for each
-    page the blocks write (10-11 s of system time in a 12-13 s count of the Latin squares
-    of order 5 on 2 cores, where pruning makes the chunks many and short)."""
+    has had so far and reused: arrays made afresh each chunk are paged in afresh, which
+    costs most where pruning makes the chunks many and short (docs/benchmarks.md)."""
 
     arrays: tuple[np.ndarray, ...] | None = None
 

@@ -132,7 +132,7 @@ class NestedProblem:
             summary.append(
                 f"  {name}: {counted(names.total, 'name')}, {counted(layouts, 'child layout')}"
             )
-        result.update(  # no count: the tree is unbounded (api.md: count None)
+        result.update(  # no count, finite tree or not: children are drawn (api.md: count None)
             space_size=None,
             types=per_type,
             best=[],

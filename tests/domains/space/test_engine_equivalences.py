@@ -142,7 +142,7 @@ def test_chunks_sized_by_memory_give_the_same_answer(monkeypatch):
 
 def test_a_run_of_many_chunks_makes_their_result_arrays_once(monkeypatch):
     """Arrays made afresh for each chunk were paged in afresh: a count of the Latin
-    squares of order 5 spent 10-11 s of its 12-13 s in the system, on 2 cores."""
+    squares of order 5 spent a third of its time in the system (docs/benchmarks.md)."""
     length, top = 12, 3  # n-queens.yaml keeps the best 3 states of 12 rows
     monkeypatch.setattr(exhaustive, "CHUNK_BYTES", 2 * exhaustive.result_bytes(top, length))
     kept, real_top = [], exhaustive._top  # every chunk's, held: no address is used twice
