@@ -50,7 +50,7 @@ def load_space_spec(doc: Document, overrides: dict[str, Any]) -> SpaceSpec:
                 doc,
                 ("constraints", i),
                 item,
-                f"constraint {i + 1}",
+                str(i + 1),
                 symbols,
                 analyzer,
                 BOOL,
@@ -323,9 +323,7 @@ def _split_for_pruning(spec: SpaceSpec) -> None:
     length = spec.space.length
     for condition in spec.constraints:
         if condition.expr is None:
-            spec.pruning.usable[condition.name] = (
-                f"no: a Python function, checked at depth {length}"
-            )
+            spec.pruning.usable.append(f"no: a Python function, checked at depth {length}")
             continue
         analyzer = spec.analyzer.fresh()
         try:
@@ -333,7 +331,7 @@ def _split_for_pruning(spec: SpaceSpec) -> None:
         except ExprProblem as problem:  # the analysis budget, spent on a huge expansion
             raise SpecError(expression_problem(spec.document, condition.path, problem)) from None
         usable = sorted(d for d in analyzer.depths if d < length)
-        spec.pruning.usable[condition.name] = (
+        spec.pruning.usable.append(
             f"yes: terms checked from depth {usable[0]} of {length}"
             if usable
             else f"no: it reads the whole state (checked at depth {length})"

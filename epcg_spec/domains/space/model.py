@@ -39,7 +39,7 @@ class Pruning:
 
     terms: list[TermFamily] = field(default_factory=list)
     distincts: list[DistinctFamily] = field(default_factory=list)
-    usable: dict[str, str] = field(default_factory=dict)
+    usable: list[str] = field(default_factory=list)  # one line per constraint, in order
 
 
 @dataclass

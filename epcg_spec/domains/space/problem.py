@@ -63,11 +63,11 @@ class SpaceProblem:
         ]
         if not spec.space.prefix_ordered:
             rows.append(("pruning", "off: this space's order does not fix positions in order"))
-        for condition in spec.constraints:
+        for i, condition in enumerate(spec.constraints):
             text = condition.text or f"python {condition.user.module}:{condition.user.function}"
             rows.append((f"constraint {condition.name}", text))
             if spec.prune:
-                rows.append(("  usable on prefixes", spec.pruning.usable[condition.name]))
+                rows.append(("  usable on prefixes", spec.pruning.usable[i]))
         if spec.objective is not None:
             text = spec.objective.text or f"python {spec.objective.user.module}"
             rows.append(("objective", f"{spec.sense} {text}"))

@@ -23,9 +23,9 @@ def test_many_small_constraints_share_no_budget(tmp_path, monkeypatch):
     spec = _load(tmp_path, [f"q[{i % 4}] + {i} >= {i}" for i in range(60)])
     assert len(spec.constraints) == 60
     usable = spec.pruning.usable
-    assert usable["constraint 1"] == "yes: terms checked from depth 1 of 4"
-    assert usable["constraint 59"] == "yes: terms checked from depth 3 of 4"
-    assert usable["constraint 60"] == "no: it reads the whole state (checked at depth 4)"
+    assert usable[0] == "yes: terms checked from depth 1 of 4"
+    assert usable[58] == "yes: terms checked from depth 3 of 4"
+    assert usable[59] == "no: it reads the whole state (checked at depth 4)"
 
 
 def test_one_expression_beyond_the_budget_is_refused_at_its_line(tmp_path, monkeypatch):

@@ -41,3 +41,24 @@ def test_a_repeated_label_is_numbered_not_overwritten():
         "run a": {"value": "x", "grid": "2 x 2", "grid 2": "3 x 3"},
         "run a 2": "y",
     }
+
+
+def test_each_constraint_says_its_own_pruning_whatever_its_name(tmp_path, capsys):
+    spec = tmp_path / "names.yaml"
+    spec.write_text(
+        "kind: space\nspace: {type: permutation, n: 4, name: q}\nconstraints:\n"
+        '  - {name: a, expr: "q[0] < q[1]"}\n  - {name: a, expr: "q[3] != 2"}\n'
+        '  - "q[1] != 3"\n'
+    )
+    assert main(["explain", str(spec), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert rows["constraint a"]["usable on prefixes"] == "yes: terms checked from depth 2 of 4"
+    assert rows["constraint a 2"]["usable on prefixes"].startswith("no: it reads the whole")
+    assert rows["constraint 3"] == {
+        "value": "q[1] != 3",
+        "usable on prefixes": "yes: terms checked from depth 2 of 4",
+    }
+    unpruned = spec.read_text().replace("constraints:", "search: {prune: false}\nconstraints:")
+    spec.write_text(unpruned)
+    assert main(["explain", str(spec), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["constraint 3"] == "q[1] != 3"
