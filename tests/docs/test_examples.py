@@ -187,3 +187,23 @@ def test_the_api_example_prints_the_numbers_its_comments_give(workdir, capsys):
     claims = [(out, number[1]) for out, number in said if number]
     assert len(claims) == 3 and all(out == number for out, number in claims), claims
     assert printed[0] == "space n-queens"
+
+
+def test_the_usage_errors_api_md_quotes_are_the_messages_raised(workdir):
+    """docs/api.md's `CALL` raises `MESSAGE` examples, each message whole."""
+    import epcg_spec
+
+    calls = {
+        "build(seed=-1)": lambda: epcg_spec.load("specs/n-queens.yaml").build(seed=-1),
+        'load(params={"m": 3})': lambda: epcg_spec.load("specs/n-queens.yaml", params={"m": 3}),
+        'options={"steps": 2.5}': lambda: epcg_spec.load(
+            "specs/rooms-house.yaml", options={"steps": 2.5}
+        ),
+    }
+    text = " ".join((ROOT / "docs" / "api.md").read_text("utf-8").split())
+    quoted = dict(re.findall(r"`([^`]+)` raises `(--[^`]+)`", text))
+    assert quoted.keys() == calls.keys()
+    for call, message in quoted.items():
+        with pytest.raises(epcg_spec.UsageError) as refused:
+            calls[call]()
+        assert str(refused.value) == message, call
