@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 import click
 
 from .compile import budget, registry
-from .compile.flags import refuse_unconstrained, refuse_unsupported
+from .compile.flags import refusal, refuse_unconstrained, refuse_unsupported
 from .compile.protocols import Countable, Samplable
 from .core.context import Progress, RunContext, RunOutput, SpecSource
 from .core.errors import BuildError, Diagnostic, UsageError
@@ -375,7 +375,8 @@ class Spec:
         for name in self.options:
             option = registry.cli_options()[name.replace("_", "-")][0]
             if command not in option.commands:
-                raise UsageError(f"--{option.name} applies to {', '.join(option.commands)}")
+                why = f"it applies to {', '.join(f'`{c}`' for c in option.commands)}"
+                raise refusal(f"--{option.name}", self.kind, why, command)
             given.append(f"--{option.name}")
         refuse_unsupported(self.loaded.domain, problem, command, given)
         if command == "count":
@@ -531,9 +532,8 @@ def _domain_options(loaded: Loaded, options: dict[str, Any]) -> dict[str, Any]:
             raise UsageError(f"unknown option {option!r}; the kinds' options are {sorted(known)}")
         kinds = known[option][1]
         if loaded.domain.kind not in kinds:
-            raise UsageError(
-                f"--{option} applies to kind {', '.join(kinds)}, not to {loaded.domain.kind}"
-            )
+            why = f"it is an option of kind {', '.join(kinds)}"
+            raise refusal(f"--{option}", loaded.domain.kind, why)
         chosen[name] = _option_value(option, chosen[name], known[option][0].type)
     return chosen
 

@@ -41,12 +41,17 @@ def refuse_unsupported(domain: Any, problem: Any, command: str, flags: list[str]
     refused = problem.refused(command) if hasattr(problem, "refused") else {}
     for flag in flags:
         if flag in refused:
-            raise UsageError(f"{flag} is not supported here: {refused[flag]}")
+            raise refusal(flag, domain.kind, refused[flag], command)
         if flag in WHY_NOT and flag not in domain.supports.get(command, ()):
-            raise UsageError(
-                f"kind {domain.kind} does not support {flag} for `{command}`: {WHY_NOT[flag]}"
-                + _instead(flag, domain.supports[command] - refused.keys())
-            )
+            why = WHY_NOT[flag] + _instead(flag, domain.supports[command] - refused.keys())
+            raise refusal(flag, domain.kind, why, command)
+
+
+def refusal(flag: str, kind: str, why: str, command: str | None = None) -> UsageError:
+    """The one wording of every refused flag (exit 2): the flag, the command and kind that
+    refuse it, and why; `command` None where the spec refuses it for every command."""
+    where = f"`{command}` of this {kind} spec" if command else f"this {kind} spec"
+    return UsageError(f"{flag} is refused for {where}: {why}")
 
 
 def _instead(flag: str, honoured: frozenset[str]) -> str:
@@ -64,10 +69,11 @@ def refuse_unconstrained(domain: Any, flags: list[str]) -> None:
     """Exit 2 on a flag of a `count` without --constrained, for a kind whose count then is
     the size of the space, worked out at once: no search for the flag to steer."""
     if flags and "--constrained" in domain.supports["count"] and "--constrained" not in flags:
-        raise UsageError(
-            f"{flags[0]} applies to `count --constrained`: without it, the count is the size "
-            "of the space, worked out at once with no search"
+        why = (
+            "it applies to `count --constrained`; without it, the count is the size of the "
+            "space, worked out at once with no search"
         )
+        raise refusal(flags[0], domain.kind, why, "count")
 
 
 def refuse_more_distinct(n: int, available: int, what: str) -> None:

@@ -68,13 +68,21 @@ def test_a_bad_spec_raises_spec_error_with_its_position():
 
 def test_unsupported_arguments_are_refused_as_on_the_command_line():
     spec = epcg_spec.load(ROOT / "specs" / "wfc-pipes.yaml")
-    with pytest.raises(epcg_spec.UsageError, match="does not support --threads") as caught:
+    refused = "--threads is refused for `build` of this wfc spec"
+    with pytest.raises(epcg_spec.UsageError, match=refused) as caught:
         spec.build(threads=2)
     assert str(caught.value).endswith("use N cores with --scheduler local:N (one process each)")
     with pytest.raises(epcg_spec.UsageError, match=r"one thread$"):
         spec.count(threads=2)  # nor does a count of it take --scheduler
-    with pytest.raises(epcg_spec.UsageError, match="applies to kind tracery"):
+    other_kind = "--origin is refused for this space spec: it is an option of kind tracery"
+    with pytest.raises(epcg_spec.UsageError, match=f"^{other_kind}$"):
         epcg_spec.load(QUEENS, options={"origin": "#x#"})
+    nested = epcg_spec.load(ROOT / "specs" / "nested-dungeon.epcg", options={"at": "dungeon"})
+    other_command = (
+        "--at is refused for `count` of this nested spec: it applies to `build`, `sample`"
+    )
+    with pytest.raises(epcg_spec.UsageError, match=f"^{other_command}$"):
+        nested.count()
     with pytest.raises(epcg_spec.UsageError, match="give one or other"):
         epcg_spec.load(QUEENS).sample(2, ranks=[1])
     for switch in ("resume", "fresh"):  # were taken, and did nothing, without `out`

@@ -190,7 +190,9 @@ def test_a_given_board_refuses_what_only_the_layers_use(flag, tmp_path, capsys):
     argv = ["build", str(SPECS / "fling-puzzle.epcg"), "--out", str(tmp_path / "out"), *flag]
     assert main(argv) == 2
     (line,) = capsys.readouterr().err.strip().splitlines()
-    assert line.startswith(f"usage error: {flag[0]} is not supported here: one given board")
+    assert line.startswith(
+        f"usage error: {flag[0]} is refused for `build` of this fling spec: one given board"
+    )
     assert not (tmp_path / "layers").exists()
 
 

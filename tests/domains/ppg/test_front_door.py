@@ -122,7 +122,9 @@ def test_enumerate_takes_a_seed_only_where_the_universe_is_drawn(tmp_path, capsy
         spec.write_text(spec.read_text().replace("puzzles: 3", "mode: enumerate"))
     assert main(["build", str(fixed), "--seed", "1", "--out", str(tmp_path / "f"), "-q"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("usage error: --seed is not supported here: mode enumerate lists")
+    assert err.startswith(
+        "usage error: --seed is refused for `build` of this ppg spec: mode enumerate lists"
+    )
     assert "every seed gives the same orders" in err and len(err.splitlines()) == 1
     assert not (tmp_path / "f").exists()
     assert main(["build", str(fixed), "--out", str(tmp_path / "f"), "-q"]) == 0

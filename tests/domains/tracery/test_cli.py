@@ -73,8 +73,8 @@ def test_all_mode_writes_every_derivation_in_rank_order(tmp_path, capsys):
     assert main(["build", str(spec), "--seed", "3", "--out", str(tmp_path / "s"), "-q"]) == 2
     err = capsys.readouterr().err
     assert err == (
-        "usage error: --seed is not supported here: mode all writes every derivation in rank "
-        "order: nothing is drawn\n"
+        "usage error: --seed is refused for `build` of this tracery spec: mode all writes every "
+        "derivation in rank order: nothing is drawn\n"
     )
     assert not (tmp_path / "s").exists()
 

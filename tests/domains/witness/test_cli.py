@@ -75,7 +75,7 @@ def test_sharding_one_panel_or_a_joint_search_is_refused(tmp_path, capsys):
         argv = ["build", str(SPECS / name), "--out", str(tmp_path / "o"), "--shard", "0/2"]
         assert main(argv) == 2
         err = capsys.readouterr().err
-        assert "--shard is not supported here" in err and why in err, err
+        assert "--shard is refused for `build` of this witness spec" in err and why in err, err
 
 
 BROKEN = {

@@ -82,8 +82,8 @@ def test_a_single_panel_has_no_estimate_and_refuses_force(capsys):
     assert not [label for label in rows if "estimated" in label]
     assert main(["build", str(SPECS / "witness-panel.yaml"), "--force"]) == 2
     assert capsys.readouterr().err == (
-        "usage error: --force is not supported here: mode solve checks one panel in a single "
-        "search: there is no estimate\n"
+        "usage error: --force is refused for `build` of this witness spec: mode solve checks one "
+        "panel in a single search: there is no estimate\n"
     )
 
 
