@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 import click
 
 from .compile import budget, registry
-from .compile.flags import refusal, refuse_unconstrained, refuse_unsupported
+from .compile.flags import build_instead, refusal, refuse_unconstrained, refuse_unsupported
 from .compile.protocols import Countable, Samplable
 from .core.context import Progress, RunContext, RunOutput, SpecSource
 from .core.errors import BuildError, Diagnostic, UsageError
@@ -395,12 +395,15 @@ class Spec:
 
     def _instead(self, problem: Any, command: str) -> str:
         """The build that gives this spec's content where `sample` cannot, as a hint."""
-        if command != "sample" or not hasattr(problem, "sample_instead"):
+        if command != "sample":
             return ""
-        flags, does = problem.sample_instead()
+        mode = getattr(problem, "sample_instead", lambda: None)()
+        instead = mode or getattr(self.loaded.domain, "sample_instead", None)
+        if instead is None:
+            return ""
         spec = shlex.quote(str(self.path)) if self.path else "SPEC"
         params = [f"--param {shlex.quote(f'{k}={v}')}" for k, v in self.params.items()]
-        return f"; `{' '.join(['epcg-spec build', spec, *params, flags]).strip()}` {does}"
+        return f"; {build_instead(' '.join([spec, *params]), *instead)}"
 
     def _seed(self, seed: int | None) -> int:
         if seed is not None:

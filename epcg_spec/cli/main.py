@@ -12,6 +12,7 @@ import click
 
 from .. import __version__, api
 from ..compile import registry
+from ..compile.flags import build_instead
 from ..core.context import RunOutput
 from ..core.errors import BuildError, Interrupted, UsageError
 from ..core.files import atomic_write, held, in_output_set, not_a_file, output_folder
@@ -440,7 +441,9 @@ def kinds(kind):
     click.echo(f"{kind}: {domain.summary}")
     for command in ("build", "count", "sample"):
         if command not in domain.supports:
-            click.echo(f"  {command:<7} (not for this kind)")
+            instead = getattr(domain, "sample_instead", None) if command == "sample" else None
+            hint = f"; {build_instead('SPEC', *instead)}" if instead else ""
+            click.echo(f"  {command:<7} (not for this kind{hint})")
             continue
         extra = [f"--{o.name}" for o in domain.options if command in o.commands]
         flags = [*sorted(domain.supports[command]), *extra]

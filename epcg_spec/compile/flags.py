@@ -54,6 +54,12 @@ def refusal(flag: str, kind: str, why: str, command: str | None = None) -> Usage
     return UsageError(f"{flag} is refused for {where}: {why}")
 
 
+def build_instead(spec: str, flags: str, does: str) -> str:
+    """The build that gives a kind's content where `sample` is refused, and what it does:
+    `epcg-spec build SPEC --seed N` makes ..., for the refusal and `epcg-spec kinds`."""
+    return f"`{' '.join(['epcg-spec build', spec, flags]).strip()}` {does}"
+
+
 def _instead(flag: str, honoured: frozenset[str]) -> str:
     """How the kind does use several cores, where --threads is refused."""
     if flag != "--threads":

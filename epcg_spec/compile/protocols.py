@@ -63,8 +63,10 @@ class Countable(Protocol):
 class Samplable(Protocol):
     """A problem whose content can be addressed by rank or sampled (`epcg-spec sample`).
 
-    One that is not says what gives its content instead, in `sample_instead()`: the flags
-    of the build to run ("--seed N", or "") and what it does, for the refusal's hint.
+    A kind whose problems are not says what gives its content instead, in its domain's
+    `sample_instead`: the flags of the build to run ("--seed N", or "") and what it does,
+    for the refusal's hint and `epcg-spec kinds`. A problem whose spec's mode differs
+    says so in `sample_instead()` (None: the kind's).
     """
 
     def sample(

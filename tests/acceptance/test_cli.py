@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from epcg_spec.cli.main import main
+from epcg_spec.compile import registry
 from epcg_spec.compile.budget import size_text
 from epcg_spec.core.context import RunContext
 from epcg_spec.spec.dsl import load_dsl
@@ -166,6 +167,23 @@ def test_a_refused_sample_names_the_build_that_gives_the_content(name, tmp_path,
     assert made[0]  # content files were written
     if flags:
         assert made[0] != made[1]  # another seed, other content
+
+
+# what the kind's specs make in their default mode: `kinds KIND` names that build
+KIND_INSTEAD = {name.split("-")[0]: why for name, why in SAMPLE_INSTEAD.items() if why[0]}
+
+
+@pytest.mark.parametrize("kind", registry.kinds())
+def test_kinds_names_the_build_a_refused_sample_names(kind, capsys):
+    """`kinds sudoku` said only "sample (not for this kind)", where a refused `sample` of
+    a sudoku spec names the build that gives its puzzles."""
+    assert main(["kinds", kind]) == 0
+    (line,) = [x for x in capsys.readouterr().out.splitlines() if x.startswith("  sample ")]
+    if "sample" in registry.domain(kind).supports:
+        assert kind not in KIND_INSTEAD and "not for this kind" not in line
+    else:
+        flags, does = KIND_INSTEAD[kind]
+        assert line == f"  sample  (not for this kind; `epcg-spec build SPEC {flags}` {does})"
 
 
 def test_no_command_prints_the_help_exit_2(capsys):

@@ -176,7 +176,8 @@ def test_kinds_kind_lists_what_the_kind_honours(capsys):
     out = capsys.readouterr().out
     assert "build   --force --fresh --resume --scheduler --seed --shard --time-limit" in out
     assert "count   --limit --time-limit" in out
-    assert "sample  (not for this kind)" in out
+    instead = "`epcg-spec build SPEC --seed N` makes its outputs afresh for each seed N"
+    assert f"  sample  (not for this kind; {instead})\n" in out
     assert main(["kinds", "space"]) == 0  # --seed was honoured, and not listed
     assert "sample  --distinct --rank --seed -n" in capsys.readouterr().out
     assert main(["kinds", "nope"]) == 2

@@ -26,6 +26,8 @@ class PpgDomain:
         "count": frozenset({"--limit", "--time-limit"}),
     }
     options = ()
+    # the build that gives its content, where `sample` is refused (see `epcg-spec kinds`)
+    sample_instead = ("--seed N", "generates its puzzles afresh for each seed N")
 
     def load(self, doc: Document, params: dict[str, Any]) -> PpgSpec:
         return load_ppg_spec(doc, params)

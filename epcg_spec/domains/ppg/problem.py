@@ -42,11 +42,11 @@ class PpgProblem:
         self.spec = spec
         self.name = spec.name
 
-    def sample_instead(self) -> tuple[str, str]:
-        """The build flags that give this spec's content, and what they give (`sample` is
-        refused: puzzles are not ranked)."""
+    def sample_instead(self) -> tuple[str, str] | None:
+        """The build that gives mode enumerate's content, where it is not the kind's
+        (`DOMAIN.sample_instead`; `sample` is refused: puzzles are not ranked)."""
         if self.spec.mode != "enumerate":
-            return "--seed N", "generates its puzzles afresh for each seed N"
+            return None
         if draws_at_random(self.spec):
             return "--seed N", "lists every valid order of the puzzle drawn for each seed N"
         return "", "lists every valid order of its puzzle"

@@ -23,6 +23,8 @@ class RoomsDomain:
         "count": frozenset({"--limit", "--time-limit"}),
     }
     options = OPTIONS["rooms"]
+    # the build that gives its content, where `sample` is refused (see `epcg-spec kinds`)
+    sample_instead = ("--seed N", "places its rooms afresh for each seed N")
 
     def load(self, doc: Document, params: dict[str, Any]) -> RoomsSpec:
         return load_rooms_spec(doc, params)

@@ -38,11 +38,6 @@ class RoomsProblem:
             self._network = (build_network(self.spec, places), places)
         return self._network
 
-    def sample_instead(self) -> tuple[str, str]:
-        """The build flags that give this spec's content, and what they give (`sample` is
-        refused: maps are not ranked)."""
-        return "--seed N", "places its rooms afresh for each seed N"
-
     def space_size(self) -> int:
         """Every way to give each room one of its placements (before any test)."""
         places = placements(self.spec)

@@ -24,6 +24,8 @@ class SudokuDomain:
         "count": frozenset({"--limit", "--time-limit"}),
     }
     options = ()
+    # the build that gives its content, where `sample` is refused (see `epcg-spec kinds`)
+    sample_instead = ("--seed N", "generates its puzzles afresh for each seed N")
 
     def load(self, doc: Document, params: dict[str, Any]) -> SudokuSpec:
         return load_sudoku_spec(doc, params)

@@ -38,12 +38,12 @@ class SudokuProblem:
         self.name = spec.name
         self._tables = None
 
-    def sample_instead(self) -> tuple[str, str]:
-        """The build flags that give this spec's content, and what they give (`sample` is
-        refused: puzzles are not ranked)."""
+    def sample_instead(self) -> tuple[str, str] | None:
+        """The build that gives a given puzzle's content, where it is not the kind's
+        (`DOMAIN.sample_instead`; `sample` is refused: puzzles are not ranked)."""
         if self.spec.puzzle is not None:
             return "", "solves its puzzle and says whether the solution is unique"
-        return "--seed N", "generates its puzzles afresh for each seed N"
+        return None
 
     def space_size(self) -> int:
         side = self.spec.side

@@ -26,6 +26,8 @@ class WfcDomain:
         "count": frozenset({"--limit", "--time-limit"}),
     }
     options = ()
+    # the build that gives its content, where `sample` is refused (see `epcg-spec kinds`)
+    sample_instead = ("--seed N", "makes its outputs afresh for each seed N")
 
     def load(self, doc: Document, params: dict[str, Any]) -> WfcSpec:
         return load_wfc_spec(doc, params)

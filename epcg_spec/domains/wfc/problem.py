@@ -51,11 +51,6 @@ class WfcProblem:
         self.backend = "backtrack" if any(r.backtrack for r in spec.runs) else "propagate"
         self._models: dict[int, tuple[Model, State | None]] = {}
 
-    def sample_instead(self) -> tuple[str, str]:
-        """The build flags that give this spec's content, and what they give (`sample` is
-        refused: outputs are not ranked)."""
-        return "--seed N", "makes its outputs afresh for each seed N"
-
     def space_size(self) -> int | None:
         return None
 
