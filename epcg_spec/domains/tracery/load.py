@@ -144,6 +144,10 @@ def _rule_texts(doc: Document, grammar_doc: Document, symbols: dict, paths: dict
             yield grammar_doc, paths[(symbol, i)], rule.text
 
 
+UNKNOWN_SYMBOL = "no rule defines or pushes '{0}', so it renders (({0}))"
+UNKNOWN_MODIFIER = "unknown modifier '{0}', so it renders ((.{0})) after the unmodified text"
+
+
 def rule_problems(texts: list, symbols: dict, compat: bool) -> list[Diagnostic]:
     """Parse problems of rule texts (document, path, text), symbols no rule defines and no
     action pushes, and modifiers Tracery has not (each most likely misspelt), located at
@@ -157,27 +161,50 @@ def rule_problems(texts: list, symbols: dict, compat: bool) -> list[Diagnostic]:
     uses = _Uses(compat)
     for doc, path, text in texts:
         uses.read(doc, path, text, 0)
-    for doc, path, offset, name in uses.tags:
-        if name not in symbols and name not in uses.pushed:
-            close = difflib.get_close_matches(name, [*symbols, *uses.pushed], n=1)
-            problems.append(
-                Diagnostic(
-                    doc.text_pos(path, offset),
-                    f"no rule defines or pushes '{name}', so it renders (({name}))",
-                    f"did you mean '{close[0]}'?" if close else "",
-                )
-            )
-    for doc, path, offset, name in uses.modifiers:
-        if name not in MODIFIERS:
-            problems.append(
-                Diagnostic(
-                    doc.text_pos(path, offset),
-                    f"unknown modifier '{name}', so it renders ((.{name})) after "
-                    "the unmodified text",
-                    did_you_mean(name, list(MODIFIERS), "modifiers"),
-                )
-            )
+    for doc, path, offset, name in _unknown_symbols(uses, symbols):
+        close = difflib.get_close_matches(name, [*symbols, *uses.pushed], n=1)
+        hint = f"did you mean '{close[0]}'?" if close else ""
+        problems.append(Diagnostic(doc.text_pos(path, offset), UNKNOWN_SYMBOL.format(name), hint))
+    for doc, path, offset, name in _unknown_modifiers(uses):
+        hint = did_you_mean(name, list(MODIFIERS), "modifiers")
+        problems.append(Diagnostic(doc.text_pos(path, offset), UNKNOWN_MODIFIER.format(name), hint))
     return sorted(problems, key=lambda d: (d.pos.path, d.pos.line, d.pos.col))
+
+
+def origin_problem(origin: str, symbols: dict, compat: bool) -> str | None:
+    """What is wrong with `origin`, rule text given in place of the spec's (`--origin`), or
+    None: its first parse problem, a symbol no rule defines and nothing it runs pushes, or a
+    modifier Tracery has not, with the names there are (the closest first)."""
+    compiler = Compiler(symbols, compat)
+    errors = compiler.errors(origin)
+    if errors:
+        return errors[0][1]
+    uses = _Uses(compat)
+    for symbol in compiler.reach(origin):  # what the rules it runs push
+        for rule in symbols.get(symbol, ()):
+            uses.read(None, (), rule.text, 0)
+    uses.tags.clear()
+    uses.modifiers.clear()
+    uses.read(None, (), origin, 0)  # and its own actions
+    for *_, name in _unknown_symbols(uses, symbols):
+        known = did_you_mean(name, [*symbols, *sorted(uses.pushed - set(symbols))], "symbols")
+        unknown = f"'{name}' is no symbol of the grammar, nor pushed by an action it runs"
+        return f"{unknown}, so it renders (({name})); {known}"
+    for *_, name in _unknown_modifiers(uses):
+        return (
+            f"{UNKNOWN_MODIFIER.format(name)}; {did_you_mean(name, list(MODIFIERS), 'modifiers')}"
+        )
+    return None
+
+
+def _unknown_symbols(uses: _Uses, symbols: dict) -> list[tuple[Document, tuple, int, str]]:
+    """The tags among `uses` of a symbol no rule defines and no action pushes."""
+    return [u for u in uses.tags if u[3] not in symbols and u[3] not in uses.pushed]
+
+
+def _unknown_modifiers(uses: _Uses) -> list[tuple[Document, tuple, int, str]]:
+    """The modifiers among `uses` that Tracery has not."""
+    return [u for u in uses.modifiers if u[3] not in MODIFIERS]
 
 
 class _Uses:

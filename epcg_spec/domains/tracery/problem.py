@@ -18,6 +18,7 @@ from ...search import driver
 from ...search.driver import checkpoint_key, shard_units
 from ...search.items import Item, ItemJob
 from .expansion import Expansion
+from .load import origin_problem
 from .model import MAX_DEPTH, TracerySpec
 
 SHOW_DIGITS = 30
@@ -38,6 +39,9 @@ class TraceryProblem:
         self.spec = spec
         self.name = spec.name
         self.origin = spec.origin if origin is None else origin  # --origin, if given
+        wrong = None if origin is None else origin_problem(origin, spec.symbols, spec.compat)
+        if wrong is not None:  # the spec's own origin is warned of; this would render silently
+            raise UsageError(f"--origin {origin!r}: {wrong}")
 
     @cache  # noqa: B019 - one problem per run; the cache lives as long as it
     def expansion(self, origin: str | None = None) -> Expansion:

@@ -5,7 +5,9 @@ from pathlib import Path
 
 import pytest
 
+import epcg_spec
 from epcg_spec.cli.main import main
+from epcg_spec.core.errors import UsageError
 
 SPECS = Path(__file__).parents[3] / "specs"
 
@@ -277,3 +279,50 @@ def test_a_build_summary_says_how_many_outputs_it_does_not_show(tmp_path, capsys
     assert lines[1].startswith("  12 outputs (uniform) in ")
     outputs = (tmp_path / "outputs.txt").read_text("utf-8").splitlines()
     assert lines[2:8] == [*(f"  {text}" for text in outputs[:5]), "  ... 7 more in outputs.txt"]
+
+
+HEROES_SYMBOLS = "symbols: story, tale, setHero, name, title, creature, place, verb"
+
+
+@pytest.mark.parametrize(
+    ("origin", "why"),
+    [
+        (
+            "a #stroy# b",
+            "'stroy' is no symbol of the grammar, nor pushed by an action it runs, so it "
+            f"renders ((stroy)); did you mean 'story'? ({HEROES_SYMBOLS})",
+        ),
+        (  # set only by setHero's actions, which this origin does not run
+            "#hero#",
+            "'hero' is no symbol of the grammar, nor pushed by an action it runs, so it "
+            f"renders ((hero)); {HEROES_SYMBOLS}",
+        ),
+        (
+            "#place.capitalise#",
+            "unknown modifier 'capitalise', so it renders ((.capitalise)) after the unmodified "
+            "text; did you mean 'capitalize'? (modifiers: capitalize, capitalizeAll, a, s, ed, "
+            "firstS, replace, uppercase, lowercase)",
+        ),
+        ("#place", "unclosed tag: this '#' has no partner"),
+    ],
+)
+def test_an_origin_that_would_render_markup_is_refused(origin, why, tmp_path, capsys):
+    """`--origin '#nope#'` printed "((nope))", exit 0, where the spec's own origin is warned of."""
+    spec = str(SPECS / "tracery-heroes.yaml")
+    for command in (["sample", spec], ["count", spec], ["build", spec, "--out", str(tmp_path)]):
+        assert main([*command, "--origin", origin]) == 2
+        assert capsys.readouterr().err == f"usage error: --origin {origin!r}: {why}\n"
+    with pytest.raises(UsageError) as caught:
+        epcg_spec.load(spec, options={"origin": origin}).sample()
+    assert str(caught.value) == f"--origin {origin!r}: {why}"
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(
+    ("origin", "first"), [("[x:#name#]#x#", "Ash"), ("#[#setHero#]hero#", "Ash")]
+)
+def test_an_origin_may_read_what_it_pushes(origin, first, capsys):
+    assert (
+        main(["sample", str(SPECS / "tracery-heroes.yaml"), "--origin", origin, "--rank", "0"]) == 0
+    )
+    assert capsys.readouterr().out.splitlines()[0].endswith(first)
