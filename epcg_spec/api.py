@@ -25,7 +25,13 @@ from typing import Any, TypeVar
 import click
 
 from .compile import budget, registry
-from .compile.flags import build_instead, refusal, refuse_unconstrained, refuse_unsupported
+from .compile.flags import (
+    build_instead,
+    honours,
+    refusal,
+    refuse_unconstrained,
+    refuse_unsupported,
+)
 from .compile.protocols import Countable, Samplable
 from .core.context import Progress, RunContext, RunOutput, SpecSource
 from .core.errors import BuildError, Diagnostic, UsageError
@@ -233,6 +239,7 @@ class Spec:
             "--scheduler": scheduler,
         }
         problem = self._checked("build", flags)
+        used = self._threads(problem, "build", threads, scheduler)
         ctx = RunContext(
             seed=self._seed(seed),
             threads=threads,
@@ -255,10 +262,10 @@ class Spec:
             budget.refuse_oversize(problem, ctx, folder, on_cluster=scheduler is not None)
         if out is None:
             with connected(scheduler, ctx):
-                return Result.of(problem.run(ctx))
+                return Result.of(_ran_on(problem.run(ctx), used))
         with held(Path(out)):
             with connected(scheduler, ctx):
-                output = problem.run(ctx)
+                output = _ran_on(problem.run(ctx), used)
             written = write_outputs(Path(out), output, progress)
             page = write_gallery(Path(out), self.path, self.params or None, checked=False)
             written.append(page)
@@ -298,6 +305,7 @@ class Spec:
             "--scheduler": scheduler,
         }
         problem = self._checked("count", flags)
+        used = self._threads(problem, "count", threads, scheduler) if constrained else None
         ctx = RunContext(
             seed=self._seed(None),
             threads=threads,
@@ -314,7 +322,7 @@ class Spec:
         if device == "gpu":
             _cuda()
         with connected(scheduler, ctx):
-            result = Result.of(problem.count(ctx, constrained))
+            result = Result.of(_ran_on(problem.count(ctx, constrained), used))
         if result.stopped == "too long":
             took = result.data["partial"]["estimated_seconds"]
             raise UsageError(
@@ -393,6 +401,16 @@ class Spec:
             )
         return problem
 
+    def _threads(self, problem: Any, command: str, threads: int | None, scheduler: Any):
+        """The threads the run's kernels get here, where its kind (and the spec's mode) run
+        them side by side; more than numba has are refused (exit 2) before any work. None
+        elsewhere, and on a cluster, whose workers check and set their own."""
+        if scheduler is not None or not honours(self.loaded.domain, problem, command, "--threads"):
+            return None
+        from .search.blocks import threads_for  # numba: the run imports it anyway
+
+        return threads_for(threads)
+
     def _instead(self, problem: Any, command: str) -> str:
         """The build that gives this spec's content where `sample` cannot, as a hint."""
         if command != "sample":
@@ -410,6 +428,13 @@ class Spec:
             return seed
         value = self.data.get("seed", 0) if isinstance(self.data, dict) else 0
         return value if isinstance(value, int) else 0
+
+
+def _ran_on(output: RunOutput, threads: int | None) -> RunOutput:
+    """`output`, its result given the threads its kernels ran on (`threads`), if known."""
+    if threads is not None:
+        output.result["threads"] = threads
+    return output
 
 
 def _at_least(

@@ -47,6 +47,12 @@ def refuse_unsupported(domain: Any, problem: Any, command: str, flags: list[str]
             raise refusal(flag, domain.kind, why, command)
 
 
+def honours(domain: Any, problem: Any, command: str, flag: str) -> bool:
+    """Whether the spec's kind, in the spec's mode, honours `flag` for `command`."""
+    refused = problem.refused(command) if hasattr(problem, "refused") else {}
+    return flag in domain.supports.get(command, ()) and flag not in refused
+
+
 def refusal(flag: str, kind: str, why: str, command: str | None = None) -> UsageError:
     """The one wording of every refused flag (exit 2): the flag, the command and kind that
     refuse it, and why; `command` None where the spec refuses it for every command."""

@@ -7,7 +7,8 @@ from typing import Any
 from .context import RunContext
 from .version import __version__
 
-TIMING_FIELDS = frozenset({"seconds", "compile_seconds", "cpu_seconds"})
+# how a run ran, not what it made: its times, and the threads its kernels ran on
+TIMING_FIELDS = frozenset({"seconds", "compile_seconds", "cpu_seconds", "threads"})
 
 
 def base_result(name: str, kind: str, backend: str, ctx: RunContext) -> dict[str, Any]:

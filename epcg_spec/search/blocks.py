@@ -35,6 +35,7 @@ from numba import types
 from numba.extending import intrinsic
 
 from ..compile import connector as _connector  # noqa: F401  (the numba cache of these kernels)
+from ..core.errors import UsageError
 
 RUNS_PER_THREAD = 64  # runs handed out per thread by each_run: unequal blocks still balance
 CLAIMS_PER_THREAD = 256  # likewise for each_claimed, where a run costs one atomic add
@@ -46,9 +47,22 @@ _pool_size = 0
 
 
 def threads_for(threads: int | None) -> int:
-    """The threads a run asking for `threads` (--threads; None: all) gets."""
+    """The threads a run asking for `threads` (--threads; None: all numba has) gets: more
+    than numba has (NUMBA_NUM_THREADS, which set_num_threads cannot pass) are refused."""
     most = numba.config.NUMBA_NUM_THREADS
-    return min(threads or most, most)
+    if threads is not None and threads > most:
+        raise UsageError(f"--threads {threads}: {_at_most(most)}")
+    return threads or most
+
+
+def _at_most(most: int) -> str:
+    """What numba's limit of `most` threads is, and how to run more."""
+    if "NUMBA_NUM_THREADS" in os.environ:
+        return f"numba runs at most {most} threads here (NUMBA_NUM_THREADS); give {most} or fewer"
+    return (
+        f"numba runs at most {most} threads here, one a core; give {most} or fewer (or set "
+        "NUMBA_NUM_THREADS to run more threads than cores)"
+    )
 
 
 def use_threads(threads: int | None) -> None:

@@ -64,6 +64,8 @@ def merge_results(results: list[dict[str, Any]], folders: list[Path]) -> RunOutp
             f"kind {first.get('kind')} is not sharded"
         )
     merged.update({k: round(sum(r.get(k, 0) for r in results), 3) for k in TIME_SUMS})
+    if len({r.get("threads") for r in results}) > 1:  # each shard's own: no one count
+        merged.pop("threads", None)
     units = counted(merged["shard"]["hi"] - merged["shard"]["lo"], "unit")
     summary = [
         f"{first['spec']}: merged {counted(len(results), 'shard')} ({units}): "

@@ -68,6 +68,21 @@ def test_item_shards_together_are_the_single_run(spec, tmp_path):
     assert _files(merged) == _files(tmp_path / "one")
 
 
+def test_shards_on_other_thread_counts_merge_and_say_so_where_they_agree(tmp_path):
+    for threads in ("1", "2"):
+        for i in range(2):
+            out = tmp_path / f"t{threads}-s{i}"
+            assert _build("n-queens.yaml", out, "--shard", f"{i}/2", "--threads", threads) == 0
+    for name, threads in (("m1", 1), ("m2", 2), ("mixed", None)):
+        pair = ("t1-s0", "t1-s1") if name == "m1" else ("t2-s0", "t2-s1")
+        pair = ("t1-s0", "t2-s1") if name == "mixed" else pair
+        argv = ["merge", *(str(tmp_path / p) for p in pair), "--out", str(tmp_path / name)]
+        assert main(argv) == 0
+        merged = json.loads((tmp_path / name / "result.json").read_text())
+        assert merged.get("threads") == threads
+    assert _result(tmp_path / "mixed") == _result(tmp_path / "m1")
+
+
 def test_shards_of_different_runs_are_refused(tmp_path, capsys):
     """Two origins of one grammar with as many outputs each (4 verbs, 4 names): merge
     checked a few fields only, and joined verbs and names under the first origin."""

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import epcg_spec
+from epcg_spec.cli.main import main
 from epcg_spec.core import files
 from epcg_spec.core.result import without_timings
 from tests.recording import RecordedProgress
@@ -192,6 +193,34 @@ def test_a_build_without_threads_uses_every_thread_after_one_with_threads():
     assert numba.get_num_threads() == 1
     spec.build()
     assert numba.get_num_threads() == numba.config.NUMBA_NUM_THREADS
+
+
+def test_threads_beyond_numbas_are_refused_and_result_json_says_those_used(
+    tmp_path, monkeypatch, capsys
+):
+    """--threads 64 on 16 cores ran on 16, quietly; result.json named no thread count."""
+    most = numba.config.NUMBA_NUM_THREADS
+    spec = epcg_spec.load(QUEENS, params={"n": 6})
+    monkeypatch.delenv("NUMBA_NUM_THREADS", raising=False)
+    with pytest.raises(epcg_spec.UsageError) as caught:
+        spec.build(tmp_path / "o", threads=most + 1)
+    assert str(caught.value) == (
+        f"--threads {most + 1}: numba runs at most {most} threads here, one a core; give "
+        f"{most} or fewer (or set NUMBA_NUM_THREADS to run more threads than cores)"
+    )
+    assert not (tmp_path / "o").exists()
+    monkeypatch.setenv("NUMBA_NUM_THREADS", str(most))
+    argv = ["count", str(QUEENS), "--constrained", "--threads", str(most + 1)]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        f"usage error: --threads {most + 1}: numba runs at most {most} threads here "
+        f"(NUMBA_NUM_THREADS); give {most} or fewer\n"
+    )
+    assert spec.build(tmp_path / "o", threads=1).data["threads"] == 1
+    assert json.loads((tmp_path / "o" / "result.json").read_text())["threads"] == 1
+    assert spec.build().data["threads"] == spec.count(constrained=True).data["threads"] == most
+    assert "threads" not in spec.count().data  # the size alone: no kernel ran
+    assert "threads" not in epcg_spec.load(ROOT / "specs" / "tracery-tavern.json").build().data
 
 
 @pytest.mark.parametrize(
