@@ -117,14 +117,21 @@ class UsageError(EpcgError):
 class SpaceTooLarge(BuildError):
     """A ranked space with more states than a 64-bit rank can address."""
 
+    # what to write instead: the page's section shows it for a `power` space of 3**40 states
+    HINT = (
+        "make it smaller, or take its first position out of the space as a param "
+        "(params: {head: 0}; a space one position shorter; head read where x[0] was) and "
+        "build once per value, --param head=V (docs/kinds/space.md#a-space-too-large-for-"
+        "64-bit-ranks)"
+    )
+
     def __init__(self, what: str, size: int):
         self.size = size
-        super().__init__(
+        self.problem = (
             f"{what} has {count_text(size, 2**128)} states (about 2**{size.bit_length() - 1}), "
-            "more than the "
-            f"2**63 - 1 that 64-bit ranks can address; make the space smaller or split it "
-            f"into a product whose parts are enumerated separately"
+            "more than the 2**63 - 1 that 64-bit ranks can address"
         )
+        super().__init__(f"{self.problem}; {self.HINT}")
 
 
 class Interrupted(EpcgError):

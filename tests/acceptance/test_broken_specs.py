@@ -51,7 +51,7 @@ EXPECTED = {
         "4:1: YAML syntax error: a tab in the indentation; YAML indents with spaces only"
     ),
     "too-large.yaml": (
-        "2:8: permutation 21! has 51,090,942,171,709,440,000 states (about 2**65), more than the 2**63 - 1 that 64-bit ranks can address; make the space smaller or split it into a product whose parts are enumerated separately"
+        "2:8: permutation 21! has 51,090,942,171,709,440,000 states (about 2**65), more than the 2**63 - 1 that 64-bit ranks can address; make it smaller, or take its first position out of the space as a param (params: {head: 0}; a space one position shorter; head read where x[0] was) and build once per value, --param head=V (docs/kinds/space.md#a-space-too-large-for-64-bit-ranks)"
     ),
     "unclosed-flow.yaml": (
         "3:12: YAML syntax error: the '{' at 2:8 is not closed (or a ',' is missing before this)"

@@ -66,7 +66,7 @@ def load_space_spec(doc: Document, overrides: dict[str, Any]) -> SpaceSpec:
     try:
         space.check_fits()
     except SpaceTooLarge as exc:
-        raise SpecError(doc.diag(("space",), str(exc))) from None
+        raise SpecError(doc.diag(("space",), exc.problem, exc.HINT)) from None
     spec = SpaceSpec(
         document=doc,
         name=data.get("name") or Path(doc.source).stem,
