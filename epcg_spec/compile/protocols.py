@@ -103,6 +103,10 @@ class Domain(Protocol):
         """
         ...
 
+    # optional: check_despite(doc, params, broken) -> list[Diagnostic], the semantic problems
+    # of the parts a document's schema violations (at the document paths `broken`) leave
+    # sound, reported with them in one run (witness has it; see spec/load.py)
+
     def compile(self, spec: Any, options: dict[str, Any] | None = None) -> Problem:
         """Compile the typed spec into a runnable problem; `options`, the kind's own given
         to the run (`--origin`...), as `explain` and `space_size` are to describe it."""

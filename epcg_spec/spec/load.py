@@ -17,7 +17,7 @@ from ..core.errors import Diagnostic, Pos, SpecError, UsageError
 from ..core.files import NotReadable, read_bounded, why_absent
 from .document import Document
 from .params import resolve_params
-from .schema import validate
+from .schema import broken_paths, validate
 from .yaml_loader import load_yaml
 
 SPEC_SUFFIXES = {".yaml": "yaml", ".yml": "yaml", ".epcg": "dsl"}
@@ -152,11 +152,22 @@ def check_document(doc: Document, params: dict[str, Any]) -> Loaded:
     domain = domain_of(doc)
     problems = validate(doc, domain.schema)
     if problems:
-        raise SpecError(problems)
+        problems += _checked_despite(domain, doc, params)
+        raise SpecError(sorted(problems, key=lambda d: (d.pos.line, d.pos.col, d.message)))
     resolve_params(doc, params)  # one rule for every kind: an unknown --param is exit 2
     with inputs.recording() as reads:  # every kind reads the files its spec names here
         spec = domain.load(doc, params)
     return Loaded(doc, domain, spec, inputs.relative_to(reads, Path(doc.source).parent))
+
+
+def _checked_despite(domain: Domain, doc: Document, params: dict[str, Any]) -> list[Diagnostic]:
+    """The problems a domain's own checks find in the parts of `doc` its schema violations
+    leave sound, where it checks them (`check_despite`): every mistake in one run."""
+    check = getattr(domain, "check_despite", None)
+    try:
+        return check(doc, params, broken_paths(doc.data, domain.schema)) if check else []
+    except UsageError:  # an unknown --param: the schema's problems are said first
+        return []
 
 
 def discover(paths: Iterable[Path]) -> Iterator[tuple[Path, bool]]:

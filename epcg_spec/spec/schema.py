@@ -142,6 +142,21 @@ def validate(doc: Document, schema_name: str) -> list[Diagnostic]:
     return sorted(problems.values(), key=lambda d: (d.pos.line, d.pos.col, d.message))
 
 
+def broken_paths(data, schema_name: str) -> set[tuple]:
+    """The document paths of `data`'s schema violations: an unknown key's own path, else
+    the value (or the object missing a key) that breaks the schema."""
+    paths = set()
+    for error in map(_most_relevant, schema_errors(data, schema_name)):
+        path = tuple(error.absolute_path)
+        extras = error.instance if error.validator == "additionalProperties" else None
+        if isinstance(extras, dict):
+            allowed = error.schema.get("properties", {})
+            paths.update((*path, key) for key in extras if key not in allowed)
+        else:
+            paths.add(path)
+    return paths
+
+
 def validate_data(data, schema_name: str) -> list[str]:
     """Schema violations of plain data (e.g. a result.json), as `path: message` lines."""
     return [

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...spec.document import Document
-from .load import load_witness_spec
+from .load import check_despite, load_witness_spec
 from .model import WitnessSpec
 
 if TYPE_CHECKING:  # the kernels are imported only when a spec is compiled
@@ -29,6 +29,10 @@ class WitnessDomain:
 
     def load(self, doc: Document, params: dict[str, Any]) -> WitnessSpec:
         return load_witness_spec(doc, params)
+
+    def check_despite(self, doc: Document, params: dict[str, Any], broken: set) -> list:
+        """The semantic problems its schema violations (at `broken`) leave checkable."""
+        return check_despite(doc, params, broken)
 
     def compile(self, spec: WitnessSpec, options: dict[str, Any] | None = None) -> WitnessProblem:
         from .problem import WitnessProblem

@@ -32,27 +32,58 @@ MAX_TILING_PIECES = 8  # placed and fixed pieces of a layout: the multisets that
 DEFAULT_VALUES = {"square": ("white", "black"), "star": ("white", "black"), "triangle": (1, 2, 3)}
 
 
-def load_witness_spec(doc: Document, overrides: dict[str, Any]) -> WitnessSpec:
+def check_despite(
+    doc: Document, overrides: dict[str, Any], broken: set[DocPath]
+) -> list[Diagnostic]:
+    """The semantic problems of the parts of `doc` that its schema violations (at `broken`)
+    leave sound, so that both are reported in one run; none where a violation makes the
+    other checks meaningless (see `_separate`)."""
+    if not all(map(_separate, broken)):
+        return []
+    try:
+        load_witness_spec(doc, overrides, frozenset(broken))
+    except SpecError as exc:
+        return list(exc.diagnostics)
+    return []
+
+
+def _separate(path: DocPath) -> bool:
+    """Whether a schema violation at `path` leaves the rest of the spec checkable: one
+    symbol, one placement, the joint sets, the search, the objective, the name, a key the
+    schema does not know; not the panel's size, start or goal, the pieces or the params,
+    which the other checks read."""
+    if not path or path[0] in ("kind", "pieces", "params"):
+        return False
+    return path[0] != "panel" or (len(path) > 1 and path[1] not in ("size", "start", "goal"))
+
+
+def load_witness_spec(
+    doc: Document, overrides: dict[str, Any], broken: frozenset[DocPath] = frozenset()
+) -> WitnessSpec:
+    """The typed spec, or SpecError with every semantic problem found; the parts at or
+    under a `broken` path (schema violations: see check_despite) are left unchecked."""
     data = doc.data
     params = resolve_params(doc, overrides)
     problems: list[Diagnostic] = []
     grid = _grid(doc, params)
     pieces = _pieces(doc, problems)
-    symbols = _symbols(doc, grid, pieces, params, problems)
+    symbols = _symbols(doc, grid, pieces, params, problems, broken)
     placements = [
         p
-        for i, item in enumerate(data.get("layout") or [])
+        for i, item in _sound_items(doc, ("layout",), broken)
         if (p := _placement(doc, ("layout", i), item, grid, pieces, params, problems))
     ]
-    joint = _joint(doc, params, bool(placements), problems)
+    has_layout = "layout" in data
+    joint = None if _touches(("joint",), broken) else _joint(doc, params, has_layout, problems)
+    search = _sound_keys(doc, ("search",), broken)
+    sound = not (problems or _touches(("layout",), broken) or _touches(("panel",), broken))
+    if placements and sound:  # every symbol and placement: how many layouts, pieces
+        problems += _check_size(doc, grid, placements) + _check_pieces(doc, placements, symbols)
+    if (joint is not None or "joint" not in data) and not _touches(("objective",), broken):
+        problems += _check_backend(doc, search, joint)
+        problems += _check_applies(doc, search, has_layout, joint)
     if problems:
-        raise SpecError(problems)
-    if placements:
-        _check_size(doc, grid, placements)
-        _check_pieces(doc, placements, symbols)
-    search = data.get("search") or {}
-    _check_backend(doc, search, joint)
-    _check_applies(doc, search, bool(placements), joint)
+        raise SpecError(sorted(problems, key=lambda d: (d.pos.line, d.pos.col)))
     return WitnessSpec(
         document=doc,
         name=data.get("name") or Path(doc.source).stem,
@@ -66,6 +97,28 @@ def load_witness_spec(doc: Document, overrides: dict[str, Any]) -> WitnessSpec:
         top=search.get("top", DEFAULT_TOP),
         limit=search.get("limit", 0),
     )
+
+
+def _touches(path: DocPath, broken: frozenset[DocPath]) -> bool:
+    """Whether a broken path is at, under or above `path`."""
+    return any(b[: len(path)] == path or path[: len(b)] == b for b in broken)
+
+
+def _sound_items(doc: Document, path: DocPath, broken: frozenset[DocPath]) -> list:
+    """(index, item) of the list at `path`, but those a broken path touches (none if the
+    list itself is broken)."""
+    if any(path[: len(b)] == b for b in broken):
+        return []
+    return [(i, x) for i, x in enumerate(doc.get(path) or []) if not _touches((*path, i), broken)]
+
+
+def _sound_keys(doc: Document, path: DocPath, broken: frozenset[DocPath]) -> dict:
+    """The mapping at `path` without the keys a broken path touches (empty if it is
+    itself broken)."""
+    node = doc.get(path) or {}
+    if any(path[: len(b)] == b for b in broken) or not isinstance(node, dict):
+        return {}
+    return {k: v for k, v in node.items() if not _touches((*path, k), broken)}
 
 
 def _grid(doc: Document, params: dict[str, int]) -> Grid:
@@ -130,10 +183,10 @@ def _pieces(doc: Document, problems: list[Diagnostic]) -> tuple[Piece, ...]:
     return tuple(pieces)
 
 
-def _symbols(doc, grid: Grid, pieces, params, problems) -> list[Symbol]:
+def _symbols(doc, grid: Grid, pieces, params, problems, broken) -> list[Symbol]:
     symbols: list[Symbol] = []
     taken: dict[tuple[bool, int], tuple[DocPath, str]] = {}
-    for i, item in enumerate(doc.data["panel"].get("constraints") or []):
+    for i, item in _sound_items(doc, ("panel", "constraints"), broken):
         path = ("panel", "constraints", i)
         try:
             symbol = _symbol(doc, path, item, grid, pieces, params)
@@ -274,13 +327,13 @@ def _placement(doc, path, item: dict, grid: Grid, pieces, params, problems) -> P
     return Placement(kind, count, tuple(values), domain, path)
 
 
-def _check_size(doc: Document, grid: Grid, placements: list[Placement]) -> None:
+def _check_size(doc: Document, grid: Grid, placements: list[Placement]) -> list[Diagnostic]:
     per_block, blocks = 1, 1
     for p in placements:
         per_block *= len(p.values) ** p.count
         blocks *= comb(grid.domain(p.domain)[1], p.count)
     if per_block > MAX_PER_BLOCK or per_block * blocks > MAX_LAYOUTS:
-        raise SpecError(
+        return [
             doc.diag(
                 ("layout",),
                 f"the layouts number {per_block * blocks:,} ({blocks:,} choices of positions x "
@@ -288,27 +341,32 @@ def _check_size(doc: Document, grid: Grid, placements: list[Placement]) -> None:
                 f"{MAX_PER_BLOCK:,} assignments per choice of positions are enumerated",
                 "place fewer symbols or allow fewer values",
             )
-        )
+        ]
+    return []
 
 
-def _check_pieces(doc: Document, placements: list[Placement], symbols: list[Symbol]) -> None:
+def _check_pieces(
+    doc: Document, placements: list[Placement], symbols: list[Symbol]
+) -> list[Diagnostic]:
     placed = sum(p.count for p in placements if p.kind == "piece")
     fixed = sum(1 for s in symbols if s.kind == "piece")
     if placed and placed + fixed > MAX_TILING_PIECES:
-        raise SpecError(
+        return [
             doc.diag(
                 ("layout",),
                 f"a layout with {placed} placed and {fixed} fixed pieces; at most "
                 f"{MAX_TILING_PIECES} pieces in all can share the regions of a layout",
                 "place fewer pieces",
             )
-        )
+        ]
+    return []
 
 
-def _check_applies(doc: Document, search: dict, has_layout: bool, joint) -> None:
+def _check_applies(doc: Document, search: dict, has_layout: bool, joint) -> list[Diagnostic]:
     """Keys that only some modes read are refused where they would be ignored."""
+    problems = []
     if "limit" in search and has_layout:
-        raise SpecError(
+        problems.append(
             doc.diag(
                 ("search", "limit"),
                 "limit stops counting the solutions of a single panel",
@@ -317,7 +375,7 @@ def _check_applies(doc: Document, search: dict, has_layout: bool, joint) -> None
             )
         )
     if "objective" in doc.data and (not has_layout or joint is not None):
-        raise SpecError(
+        problems.append(
             doc.diag(
                 ("objective",),
                 "objective ranks the panels of a layout search",
@@ -325,6 +383,7 @@ def _check_applies(doc: Document, search: dict, has_layout: bool, joint) -> None
                 key=True,
             )
         )
+    return problems
 
 
 def _joint(doc, params, has_layout: bool, problems) -> JointSpec | None:
@@ -359,21 +418,22 @@ def _joint(doc, params, has_layout: bool, problems) -> JointSpec | None:
     return JointSpec(panels, low, high)
 
 
-def _check_backend(doc: Document, search: dict, joint: JointSpec | None) -> None:
+def _check_backend(doc: Document, search: dict, joint: JointSpec | None) -> list[Diagnostic]:
     backend = search.get("backend")
     if backend == "branch_and_bound" and joint is None:
-        raise SpecError(
+        return [
             doc.diag(
                 ("search", "backend"),
                 "branch_and_bound chooses joint sets of panels",
                 "add 'joint: {panels: 3}' and a 'layout', or use exhaustive",
             )
-        )
+        ]
     if backend == "exhaustive" and joint is not None:
-        raise SpecError(
+        return [
             doc.diag(
                 ("search", "backend"),
                 "joint sets are found by branch_and_bound",
                 "write backend: branch_and_bound, or leave it out",
             )
-        )
+        ]
+    return []

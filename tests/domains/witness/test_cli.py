@@ -161,3 +161,47 @@ def test_a_layout_build_says_how_many_lines_the_fixed_symbols_leave(tmp_path, ca
     crossing = [path for path in every if (1, 1) in path]  # the must_cross vertex
     assert (len(every), len(crossing)) == (184, 152)
     assert line.startswith("  152 of the 184 candidate lines meet the fixed symbols; ")
+
+
+SCHEMA_AND_MORE = {
+    # a schema violation (a misspelt key, a triangle of 5) was reported alone: the unknown
+    # colour, the cell off the panel, the count and the limit only once it was fixed
+    "panel:\n  size: [3, 3]\n  constraints:\n    - {squre: white, at: [0, 0]}\n"
+    "    - {star: whte, at: [1, 1]}\n    - {triangle: 5, at: [2, 2]}\n"
+    "    - {piece: dot, at: [3, 0]}\nlayout:\n  - {place: square, count: 10}\n"
+    "  - {place: triangle, cuont: 1}\nsearch: {limit: 5}\n": [
+        "6:8: unknown key 'squre' in panel.constraints[0]; did you mean 'square'?",
+        "7:14: unknown colour 'whte'; did you mean 'white'?",
+        "8:18: panel.constraints[2].triangle is 5, out of range: it must be <= 3",
+        "9:24: cell [3, 0] is off the panel; cells are [x, y] with 0 <= x < 3, 0 <= y < 3",
+        "11:28: count must be 1..9 (the cells of a 3x3 panel), not 10",
+        "12:23: unknown key 'cuont' in layout[1]; did you mean 'count'?",
+        "13:10: limit stops counting the solutions of a single panel; layouts count every "
+        "solution; remove it",
+    ],
+    "panel:\n  size: [3, 3]\nlayout: [{place: triangle, count: 1}]\nsearch: {limit: 5, tpo: 3}\n"
+    "objectiv: most-solutions\n": [
+        "6:10: limit stops counting the solutions of a single panel; layouts count every "
+        "solution; remove it",
+        "6:20: unknown key 'tpo' in search; did you mean 'top'?",
+        "7:1: unknown key 'objectiv' in the spec; did you mean 'objective'?",
+    ],
+    # the panel's size (and the piece library) are what the other checks read: alone
+    "panel:\n  size: [3, 99999999999999999999]\n  constraints:\n    - {star: whte, at: [1, 1]}\n": [
+        "4:13: panel.size[1] is 99999999999999999999, out of range",
+    ],
+    "panel:\n  size: [3, 3]\n  constraints:\n    - {piece: bar, at: [1, 1]}\npieces: {bar: 5}\n": [
+        "7:15: pieces.bar must be a list, not 5",
+    ],
+}
+
+
+@pytest.mark.parametrize("body", list(SCHEMA_AND_MORE), ids=range(len(SCHEMA_AND_MORE)))
+def test_schema_and_other_mistakes_are_reported_in_one_run(tmp_path, capsys, body):
+    spec = tmp_path / "bad.yaml"
+    spec.write_text("kind: witness\nname: bad\n" + body)
+    assert main(["validate", "-q", str(spec)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(SCHEMA_AND_MORE[body]), lines
+    for line, expected in zip(lines, SCHEMA_AND_MORE[body], strict=True):
+        assert line.startswith(f"{spec}:{expected}"), line
