@@ -20,13 +20,13 @@ from .core.errors import (
 from .core.version import __version__
 
 if TYPE_CHECKING:
-    from .api import Result, Spec, load, loads
+    from .api import Result, Spec, load, loads, merge
 
 
 def __getattr__(name: str) -> Any:
     """The API's names, imported on first use: `epcg-spec --version`, `validate` and the
     other commands that compile nothing then start without numba."""
-    if name in {"Result", "Spec", "load", "loads"}:
+    if name in {"Result", "Spec", "load", "loads", "merge"}:
         from . import api
 
         return getattr(api, name)
@@ -46,4 +46,5 @@ __all__ = [
     "__version__",
     "load",
     "loads",
+    "merge",
 ]

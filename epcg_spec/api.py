@@ -35,13 +35,14 @@ from .compile.flags import (
 from .compile.protocols import Countable, Samplable
 from .core.context import Progress, RunContext, RunOutput, SpecSource
 from .core.errors import BuildError, Diagnostic, UsageError
-from .core.files import held, not_a_file
+from .core.files import held, not_a_file, why_absent
 from .core.sizes import INT64_MAX
 from .output.gallery import write_gallery
 from .output.jsontext import dumps
 from .output.result import write_outputs
 from .search import driver
 from .search.cluster import connected
+from .search.merge import merge_results, read_shard
 from .spec.load import Loaded, check_document, parse_document, read_text
 from .spec.params import parse_overrides, resolve_params
 
@@ -515,6 +516,33 @@ def loads(
         raise UsageError(f"format {format!r}: give one of {', '.join(FORMATS)}")
     document = parse_document(text, Path(name + FORMATS[format]))
     return _spec(text, document, params, options)
+
+
+def merge(
+    shards: Sequence[str | os.PathLike], out: str | os.PathLike, progress: Progress | None = None
+) -> Result:
+    """Merge the shards of one run (their output folders or result.json files) into what
+    one run would have written, written to the folder `out` (`epcg-spec merge`)."""
+    listed = isinstance(shards, list | tuple) and bool(shards)
+    if not (listed and all(isinstance(s, str | os.PathLike) for s in shards)):
+        raise UsageError(
+            f"shards {shards!r}: give a list of the shards' folders or result.json files"
+        )
+    _given("out", out, (str, os.PathLike), "the path of a folder", optional=False)
+    _given("progress", progress, Progress, "an epcg_spec.core.context.Progress")
+    not_a_file(Path(out))
+    paths = [Path(p) / "result.json" if Path(p).is_dir() else Path(p) for p in shards]
+    for path in paths:  # as the command line's check of its arguments refuses them
+        if not path.exists():
+            raise UsageError(f"{path}: {why_absent(path)}")
+    output = merge_results([read_shard(p) for p in paths], [p.parent for p in paths])
+    domain = registry.domain(output.result["kind"])
+    if hasattr(domain, "merged_files"):
+        output.artifacts.update(domain.merged_files(output.result))
+    with held(Path(out)):
+        written = write_outputs(Path(out), output, progress)
+        written.append(write_gallery(Path(out), checked=False))  # the page a build writes
+    return Result.of(output, written)
 
 
 def compiled_source(source: SpecSource) -> Any:

@@ -13,16 +13,12 @@ import click
 from .. import __version__, api
 from ..compile import registry
 from ..compile.flags import build_instead
-from ..core.context import RunOutput
 from ..core.errors import BuildError, Interrupted, UsageError
-from ..core.files import atomic_write, held, in_output_set, not_a_file, output_folder
+from ..core.files import atomic_write, in_output_set, not_a_file, output_folder
 from ..core.sizes import INT64_MAX
 from ..output.explain import explain_document
-from ..output.gallery import write_gallery
 from ..output.jsontext import dumps
-from ..output.result import write_outputs
 from ..search.driver import CHECKPOINT_NAME, resume_command
-from ..search.merge import merge_results, read_shard
 from ..spec.load import load_document
 from ..spec.params import parse_overrides
 from ..spec.yaml_writer import dump_yaml, schema_reference
@@ -172,10 +168,10 @@ def _load(spec: str, params: tuple[str, ...], options: dict[str, Any]) -> api.Sp
 SUMMARY_LINES = 25  # a build's summary beyond this (a line per puzzle, say) is cut short
 
 
-def _emit(result: api.Result | RunOutput, as_json: bool, folder: Path | None = None) -> None:
+def _emit(result: api.Result, as_json: bool, folder: Path | None = None) -> None:
     """result.json (--json), or the summary: for a build into `folder`, its first lines."""
     if as_json:
-        click.echo(dumps(result.data if isinstance(result, api.Result) else result.result))
+        click.echo(dumps(result.data))
         return
     lines = result.summary
     if folder is not None and len(lines) > SUMMARY_LINES:
@@ -414,16 +410,7 @@ def fmt(spec, target, output):
 @_json
 def merge(results, out, as_json):
     """Merge the shards of one run (their folders or result.json files) into one result."""
-    not_a_file(Path(out))
-    paths = [Path(p) / "result.json" if Path(p).is_dir() else Path(p) for p in results]
-    output = merge_results([read_shard(p) for p in paths], [p.parent for p in paths])
-    domain = registry.domain(output.result["kind"])
-    if hasattr(domain, "merged_files"):
-        output.artifacts.update(domain.merged_files(output.result))
-    with held(Path(out)):
-        write_outputs(Path(out), output, StderrProgress())
-        write_gallery(Path(out), checked=False)  # the page a build writes beside them
-    _emit(output, as_json, Path(out))
+    _emit(api.merge(list(results), out, StderrProgress()), as_json, Path(out))
     return OK
 
 

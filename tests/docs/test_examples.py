@@ -178,7 +178,7 @@ def test_the_quick_start_test_command_is_what_ci_runs():
 
 def test_the_api_example_prints_the_numbers_its_comments_give(workdir, capsys):
     """docs/api.md's example, run as it stands (after the quick start: its kernels are cached)."""
-    (block,) = [b for b in fenced_blocks(ROOT / "docs" / "api.md") if b.label == "python"]
+    block, _ = [b for b in fenced_blocks(ROOT / "docs" / "api.md") if b.label == "python"]
     exec(compile(block.text, block.where, "exec"), {"__name__": "__main__"})
     printed = capsys.readouterr().out.splitlines()
     comments = [line.partition("#")[2] for line in block.text.splitlines() if "print(" in line]
@@ -207,3 +207,11 @@ def test_the_usage_errors_api_md_quotes_are_the_messages_raised(workdir):
         with pytest.raises(epcg_spec.UsageError) as refused:
             calls[call]()
         assert str(refused.value) == message, call
+
+
+def test_the_api_merge_example_gives_one_builds_count(workdir, capsys):
+    """docs/api.md's merge example, run as it stands: two shards merged into 92 solutions."""
+    _, block = [b for b in fenced_blocks(ROOT / "docs" / "api.md") if b.label == "python"]
+    exec(compile(block.text, block.where, "exec"), {"__name__": "__main__"})
+    assert capsys.readouterr().out == "92\n"
+    assert (workdir / "out" / "queens" / "best-0.svg").is_file()
