@@ -74,7 +74,8 @@ class _Commands(click.Group):
 def cli() -> None:
     """Procedural content generation from declarative spec files.
 
-    Kinds: see `epcg-spec kinds`. Every SPEC may be YAML (.yaml) or DSL (.epcg).
+    Kinds: see `epcg-spec kinds`. Every SPEC may be YAML (.yaml), the DSL (.epcg), or a
+    file a kind reads as it is (a Tracery .json, a WFC samples.xml).
     """
 
 
@@ -120,9 +121,18 @@ _param = click.option(
 )
 _json = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 _seed = click.option(
-    "--seed", type=click.IntRange(min=0, max=INT64_MAX), help="Seed (default: the spec's, or 0)."
+    "--seed",
+    type=click.IntRange(min=0, max=INT64_MAX),
+    metavar="N",
+    help="Seed of what the run draws at random (default: the spec's, or 0).",
 )
-_threads = click.option("--threads", type=click.IntRange(min=1), help="Worker threads.")
+_threads = click.option(
+    "--threads",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Threads of the kernels (kinds space, fling, witness; default: every core, "
+    "at most NUMBA_NUM_THREADS).",
+)
 _quiet = click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 
 
@@ -157,7 +167,7 @@ _device = click.option(
 _allow_python = click.option(
     "--allow-python",
     is_flag=True,
-    help="Import and run the Python functions the spec names (trusted specs only).",
+    help="Import and run the Python functions the spec names (kind: space; trusted specs only).",
 )
 
 
@@ -208,13 +218,23 @@ cli.add_command(validate)
 @_threads
 @_json
 @_param
-@click.option("--shard", type=ShardType(), help="Run only shard I of N of the units, e.g. 0/4.")
+@click.option(
+    "--shard",
+    type=ShardType(),
+    help="Run only shard I of N of the units, e.g. 0/4; join the shards with `merge`.",
+)
 @click.option("--resume", is_flag=True, help="Continue from the checkpoint in the output folder.")
 @click.option("--fresh", is_flag=True, help="Discard a checkpoint in the output folder first.")
 @_time_limit("the partial result is written and --resume continues")
-@click.option("--no-prune", is_flag=True, help="Evaluate every state (no prefix pruning).")
+@click.option(
+    "--no-prune", is_flag=True, help="Evaluate every state: no prefix pruning (kind: space)."
+)
 @_quiet
-@click.option("--force", is_flag=True, help="Start even if the estimates exceed the machine.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Start even if the estimates (see `explain`) exceed the machine's memory, disk or a day.",
+)
 @_allow_python
 @_scheduler()
 @_device
@@ -276,7 +296,11 @@ def build(
 
 @cli.command(short_help="Print the exact size of SPEC's space (and how many are valid).")
 @click.argument("spec", type=GivenPath())
-@click.option("--constrained", is_flag=True, help="Also count the states meeting constraints.")
+@click.option(
+    "--constrained",
+    is_flag=True,
+    help="Also count the states meeting every constraint (kinds space, fling, witness).",
+)
 @click.option(
     "--limit",
     type=click.IntRange(min=1, max=INT64_MAX),
@@ -284,7 +308,9 @@ def build(
     help="Stop after N found (the count is then a lower bound).",
 )
 @_time_limit("the count is then a lower bound")
-@click.option("--no-prune", is_flag=True, help="Evaluate every state (no prefix pruning).")
+@click.option(
+    "--no-prune", is_flag=True, help="Evaluate every state: no prefix pruning (kind: space)."
+)
 @_threads
 @_quiet
 @_json
@@ -332,19 +358,25 @@ def count(
     "ranks",
     type=int,
     multiple=True,
+    metavar="R",
     help="Content of this rank (repeatable; negative counts from the end).",
 )
 @click.option(
     "-n",
     "samples",
     type=click.IntRange(min=1),
-    help="How many to sample uniformly (default 1; not with --rank).",
+    metavar="N",
+    help="How many to sample uniformly (default 1, at most 100,000; not with --rank).",
 )
 @_seed
-@click.option("--distinct", is_flag=True, help="Sample distinct outputs, not derivations.")
+@click.option(
+    "--distinct",
+    is_flag=True,
+    help="Draw no content twice (tracery: distinct outputs, not derivations).",
+)
 @_json
 @_param
-@_scheduler("No kind samples on a cluster yet: refused (exit 2), as the API refuses it.")
+@_scheduler("No kind samples on a cluster yet: refused (exit 2).")
 @_domain_options("sample")
 def sample(spec, ranks, samples, seed, distinct, as_json, params, scheduler, **given):
     """Print content of SPEC by rank, or sampled uniformly."""
@@ -357,7 +389,7 @@ def sample(spec, ranks, samples, seed, distinct, as_json, params, scheduler, **g
 
 @cli.command(short_help="Show the compiled problem: space, constraints, back end, costs.")
 @click.argument("spec", type=GivenPath())
-@_json
+@click.option("--json", "as_json", is_flag=True, help="Print the rows as one JSON object.")
 @_param
 def explain(spec, as_json, params):
     """Show the compiled problem: space, size, constraints, back end, estimates."""
@@ -405,11 +437,12 @@ def fmt(spec, target, output):
 
 
 @cli.command(short_help="Merge the shards of one run into what one run would have written.")
-@click.argument("results", nargs=-1, required=True, type=GivenPath(exists=True))
+@click.argument("results", nargs=-1, required=True, type=GivenPath(exists=True), metavar="SHARD...")
 @click.option("--out", type=GivenPath(), required=True, help="Folder for the merged result.")
 @_json
 def merge(results, out, as_json):
-    """Merge the shards of one run (their folders or result.json files) into one result."""
+    """Merge the shards of one run (their output folders or result.json files, in any
+    order) into what one run would have written to OUT."""
     _emit(api.merge(list(results), out, StderrProgress()), as_json, Path(out))
     return OK
 
@@ -451,13 +484,15 @@ def kinds(kind):
     metavar="NAME=VALUE",
     help="A param override the build was run with (repeatable): shown, and put in the commands.",
 )
-@click.option("--out", type=GivenPath(dir_okay=False), help="The page (default: OUT/index.html).")
+@click.option(
+    "--out", type=GivenPath(dir_okay=False), help="The page (default: FOLDER/index.html)."
+)
 @click.option("--open", "open_page", is_flag=True, help="Open the page in the web browser.")
 @click.option(
     "--print",
     "booklet",
     is_flag=True,
-    help="Also write OUT/puzzles.pdf (kinds sudoku, witness, fling).",
+    help="Also write FOLDER/puzzles.pdf for each folder (kinds sudoku, witness, fling).",
 )
 def gallery(folders, spec, params, out, open_page, booklet):
     """Write an HTML page to browse, sort and pick the content of one or more built folders.

@@ -32,7 +32,7 @@ OPTIONS: dict[str, tuple[CliOption, ...]] = {
         ),
         CliOption(
             "depth",
-            "How many levels below it to show",
+            "How many levels below the --at element to show",
             "LEVELS",
             ("build", "sample"),
             click.IntRange(min=0, max=NESTED_MAX_DEPTH),

@@ -199,6 +199,24 @@ def test_every_command_help_fits_its_summary_on_one_line(capsys):
     assert len(listing) == 9 and not any(line.endswith("...") for line in listing)
 
 
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [  # each said less, or something else: "Worker threads.", "RESULTS...", "OUT/index.html"
+        ("build", "--threads N                     Threads of the kernels (kinds space, fling,"),
+        ("build", "--no-prune                      Evaluate every state: no prefix pruning"),
+        ("count", "--constrained                   Also count the states meeting every"),
+        ("sample", "--distinct                      Draw no content twice (tracery: distinct"),
+        ("explain", "--json              Print the rows as one JSON object."),
+        ("merge", "Usage: epcg-spec merge [OPTIONS] SHARD..."),
+        ("gallery", "--out FILE          The page (default: FOLDER/index.html)."),
+        ("sample", "--depth LEVELS                  How many levels below the --at element"),
+    ],
+)
+def test_the_help_says_what_each_option_does(command, said, capsys):
+    assert main([command, "--help"]) == 0
+    assert said in capsys.readouterr().out
+
+
 def test_a_path_the_system_refuses_exits_1_in_one_line(tmp_path, capsys):
     """Not a bug of ours: a name longer than the file system allows, in one line."""
     assert main(["build", QUEENS, "--out", str(tmp_path / ("a" * 300)), "-q"]) == 1
