@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -139,8 +140,11 @@ def test_kernels_that_allocate_are_refused_on_the_gpu():
         "cpu only: a distinct() here spans 64 values or more and needs a "
         "buffer; the GPU runs only kernels that allocate nothing",
     ) in spec.explain()
-    with pytest.raises(UsageError, match="--device gpu: a distinct"):
+    refused = "--device is refused for `{}` of this space spec: a distinct() here spans 64"
+    with pytest.raises(UsageError, match=re.escape(refused.format("build"))):
         spec.build(device="gpu")
+    with pytest.raises(UsageError, match=re.escape(refused.format("count"))):
+        spec.count(constrained=True, device="gpu")
 
 
 def test_an_unknown_device_is_a_usage_error():

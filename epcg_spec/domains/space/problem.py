@@ -149,6 +149,12 @@ class SpaceProblem:
             )
         return self._kernels
 
+    def refused(self, command: str) -> dict[str, str]:
+        """Run flags this spec cannot honour, with the reason: the GPU, for kernels it
+        cannot run."""
+        why = self.gpu_refusal()
+        return {"--device": why} if why is not None and command in ("build", "count") else {}
+
     def gpu_refusal(self) -> str | None:
         """Why this spec cannot run on the GPU; None: it can."""
         if user_functions(self.spec):
@@ -185,12 +191,7 @@ class SpaceProblem:
         spec = self.spec
         prune = spec.prune and not ctx.options.get("no_prune", False)
         key = self._key(ctx, prune)
-        where = "cpu"
-        if ctx.device == "gpu":
-            refusal = self.gpu_refusal()
-            if refusal is not None:
-                raise UsageError(f"--device gpu: {refusal}")
-            where = gpu.describe()
+        where = gpu.describe() if ctx.device == "gpu" else "cpu"  # refused(): it can
         try:
             self.kernels(ctx.allow_python, ctx.device)
             outcome = exhaustive.run(self.job("enumerate", {}, ctx), ctx, key)
