@@ -45,15 +45,22 @@ def test_merge_joins_shards_as_the_command_does(tmp_path):
         ("out/s0", "shards 'out/s0': give a list of the shards' folders or result.json files"),
         ([], "shards []: give a list of the shards' folders or result.json files"),
         ([3], "shards [3]: give a list of the shards' folders or result.json files"),
-        (["nowhere"], "nowhere/result.json: no such file"),
     ],
 )
-def test_merge_refuses_what_the_command_refuses(shards, message, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "nowhere").mkdir()
+def test_merge_refuses_arguments_that_name_no_shards(shards, message, tmp_path):
     with pytest.raises(epcg_spec.UsageError) as caught:
         epcg_spec.merge(shards, tmp_path / "m")
     assert str(caught.value) == message
+    assert not (tmp_path / "m").exists()
+
+
+def test_a_folder_that_holds_no_shard_is_a_build_error(tmp_path):
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(epcg_spec.BuildError) as caught:
+        epcg_spec.merge([tmp_path / "empty"], tmp_path / "m")
+    assert str(caught.value).startswith(
+        f"{tmp_path / 'empty' / 'result.json'}: not a result.json of a shard ([Errno 2] "
+    )
     assert not (tmp_path / "m").exists()
 
 
