@@ -120,7 +120,7 @@ def test_every_runnable_command_runs(block, workdir, capsys):
         assert shown is None or out.out.splitlines() == shown, f"{block.where}: {out.out}"
 
 
-PLACEHOLDER = re.compile(r"^[A-Z][A-Z_]+(\.\.\.)?$|\|")  # SPEC, OUT..., dsl|yaml: a synopsis
+PLACEHOLDER = re.compile(r"^[A-Z][A-Z_]+(\.\.\.)?$|\|")  # SPEC, SHARD..., dsl|yaml: a synopsis
 SHOWN = [b for b in ALL_BLOCKS if not b.runnable and b.label not in (*SUFFIX, "python")]
 
 
