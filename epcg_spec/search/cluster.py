@@ -29,7 +29,7 @@ from ..core.context import RunContext, SpecSource
 from ..core.errors import BuildError, UsageError
 from ..core.files import atomic_write, read_bounded
 from ..core.version import __version__
-from .driver import CHUNK_SECONDS, Job, resize_chunk
+from .driver import CHUNK_SECONDS, Job, interruptible, resize_chunk
 
 EXTRA = "pip install 'epcg-spec[dask]'"
 TASK_SECONDS = 2 * CHUNK_SECONDS  # Dask spends a few milliseconds a task: far under 5 %
@@ -125,13 +125,15 @@ def local_cluster(workers: int) -> Any:
     import distributed
 
     try:
-        return distributed.LocalCluster(
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",
-            silence_logs=logging.ERROR,
-        )
+        with interruptible() as interrupted:  # Ctrl-C is taken once the workers have started
+            started = distributed.LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=":0",
+                silence_logs=logging.ERROR,
+            )
+            stopped = interrupted.is_set()
     except RuntimeError as exc:  # "Nanny failed to start": the cause is in the workers' log
         raise BuildError(
             f"--scheduler local:{workers}: the worker processes did not start ({exc}); a "
@@ -139,6 +141,10 @@ def local_cluster(workers: int) -> Any:
             '`if __name__ == "__main__":`, as any script that starts processes, since '
             "each worker imports the script again"
         ) from None
+    if stopped:  # stopped half-way, Dask left them to an exit handler that failed loudly
+        started.close()
+        raise KeyboardInterrupt
+    return started
 
 
 @contextmanager

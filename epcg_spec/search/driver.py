@@ -151,7 +151,7 @@ def run(job: Job, ctx: RunContext, key: str | None, checkpoint: Checkpoint | Non
     stopped, estimate = None, None
     try:
         with (
-            _interruptible() as interrupted,
+            interruptible() as interrupted,
             _time_limited(ctx.time_limit, began) as arm,
             executor.partials(following, hi) as partials,
         ):
@@ -336,7 +336,7 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)  # Ctrl-C; kill, a batch system's
 
 
 @contextmanager
-def _interruptible() -> Iterator[threading.Event]:
+def interruptible() -> Iterator[threading.Event]:
     """Ctrl-C (or SIGTERM) sets a flag the loop reads between chunks (and
     `interrupt_point` inside a unit); a second one stops at once."""
     flag = _INTERRUPTED

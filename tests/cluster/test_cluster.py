@@ -229,6 +229,25 @@ def test_local_workers_that_do_not_start_say_why_in_one_line(monkeypatch, tmp_pa
     assert not (tmp_path / "out").exists()
 
 
+def test_ctrl_c_while_local_workers_start_closes_them_once_started(monkeypatch):
+    """Ctrl-C inside LocalCluster's start left the half-started workers to Dask's exit
+    handler, which failed on them: 72 lines of tracebacks after `interrupted`."""
+    events = []
+
+    class Starting:
+        def __init__(self, **kwargs):
+            signal.raise_signal(signal.SIGINT)  # Ctrl-C while the worker processes start
+            events.append("started")
+
+        def close(self):
+            events.append("closed")
+
+    monkeypatch.setattr("distributed.LocalCluster", Starting)
+    with pytest.raises(KeyboardInterrupt):
+        cluster.local_cluster(2)
+    assert events == ["started", "closed"]
+
+
 def test_without_dask_the_extra_is_named(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "distributed", None)
     spec = epcg_spec.load(SPECS / "n-queens.yaml", params={"n": 6})
