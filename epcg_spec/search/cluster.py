@@ -16,6 +16,7 @@ import json
 import logging
 import os
 import secrets
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -124,27 +125,38 @@ def local_cluster(workers: int) -> Any:
     quiet but for errors, its dashboard (if bokeh is installed) on a free port."""
     import distributed
 
-    try:
-        with interruptible() as interrupted:  # Ctrl-C is taken once the workers have started
+    started = None
+    with interruptible() as interrupted:  # Ctrl-C is taken once the workers have started
+        try:
             started = distributed.LocalCluster(
                 n_workers=workers,
                 threads_per_worker=1,
                 processes=True,
                 dashboard_address=":0",
                 silence_logs=logging.ERROR,
+                preload=[__name__],  # dask_setup below, in each worker process
             )
-            stopped = interrupted.is_set()
-    except RuntimeError as exc:  # "Nanny failed to start": the cause is in the workers' log
-        raise BuildError(
-            f"--scheduler local:{workers}: the worker processes did not start ({exc}); a "
-            "Python script that starts them must run its code under "
-            '`if __name__ == "__main__":`, as any script that starts processes, since '
-            "each worker imports the script again"
-        ) from None
+        except RuntimeError as exc:  # "Nanny failed to start": the cause is in their log
+            if not interrupted.is_set():  # else a worker took the terminal's Ctrl-C
+                raise BuildError(
+                    f"--scheduler local:{workers}: the worker processes did not start ({exc}); "
+                    "a Python script that starts them must run its code under "
+                    '`if __name__ == "__main__":`, as any script that starts processes, since '
+                    "each worker imports the script again"
+                ) from None
+        stopped = interrupted.is_set()
     if stopped:  # stopped half-way, Dask left them to an exit handler that failed loudly
-        started.close()
+        if started is not None:
+            started.close()
         raise KeyboardInterrupt
     return started
+
+
+def dask_setup(worker: Any) -> None:
+    """Run by each worker process of `local_cluster` as it starts (a Dask preload): the
+    terminal's Ctrl-C reaches every process of its group, and only the client stops the run.
+    A worker that took it died, and the client waited for its tasks for ever."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @contextmanager

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,8 @@ from epcg_spec.core.errors import BuildError, UsageError
 from epcg_spec.core.result import without_timings
 from epcg_spec.search import cluster
 from tests.domains.space.helpers import SPECS
+
+ROOT = Path(__file__).resolve().parents[2]
 
 EVERY_KIND = [
     ("n-queens.yaml", {"n": 8}),
@@ -167,6 +170,32 @@ def test_ctrl_c_on_the_client_keeps_a_checkpoint_the_cluster_resumes(client, tmp
     resumed = spec.build(out, no_prune=True, threads=1, resume=True, scheduler=client)
     whole = spec.build(tmp_path / "whole", no_prune=True, threads=1)
     _same(whole, resumed, tmp_path / "whole", out)
+
+
+def test_local_workers_leave_ctrl_c_to_the_client(client):
+    assert set(client.run(signal.getsignal, signal.SIGINT).values()) == {signal.SIG_IGN}
+
+
+def test_a_terminal_ctrl_c_stops_a_local_cluster_run_in_one_line(tmp_path):
+    """A terminal sends Ctrl-C to every process of its group: each worker died of it (80
+    lines of tracebacks), and the client waited for their tasks for ever (11 minutes, until
+    a second Ctrl-C)."""
+    out = tmp_path / "out"
+    env = {**os.environ, "EPCG_SPEC_CHECKPOINT_SECONDS": "0.05", "PYTHONPATH": str(ROOT)}
+    argv = [sys.executable, "-m", "epcg_spec", "build", str(SPECS / LONG[0]), "--param", "n=11"]
+    argv += ["--no-prune", "--threads", "1", "--scheduler", "local:2", "--out", str(out), "-q"]
+    run = subprocess.Popen(argv, env=env, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        while not (out / ".checkpoint.json").exists():
+            assert run.poll() is None, run.communicate()
+            time.sleep(0.01)
+        os.killpg(run.pid, signal.SIGINT)
+        _, err = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:  # hung: leave neither it nor its workers running
+            os.killpg(run.pid, signal.SIGKILL)
+    assert run.returncode == 130
+    assert err.startswith("interrupted: partial result (interrupted)") and err.count("\n") == 1
 
 
 def test_a_stopped_cluster_run_resumes_here(client, tmp_path):
