@@ -324,6 +324,8 @@ class Spec:
             _cuda()
         with connected(scheduler, ctx):
             result = Result.of(_ran_on(problem.count(ctx, constrained), used))
+        if result.stopped == "limit":  # a lower bound, which every kind's JSON says so
+            result.data.setdefault("complete", False)
         if result.stopped == "too long":
             took = result.data["partial"]["estimated_seconds"]
             raise UsageError(

@@ -69,8 +69,11 @@ search: {limit: 5}
     ],
 )
 def test_a_count_stopped_at_its_limit_is_not_complete(load, arguments, line):
+    """Its JSON says so too: a WFC count said it in `counts` only, a Witness count nowhere
+    (its count looked exact), while Sudoku, rooms and PPG said `"complete": false`."""
     result = load().count(**arguments)
     assert (result.stopped, result.complete, result.summary[-1]) == ("limit", False, line)
+    assert result.data["complete"] is False
 
 
 def test_a_count_under_its_limit_is_complete():
