@@ -1,5 +1,5 @@
 """`python -m epcg_spec` runs the command line."""
 
-from .cli.main import entry_point
+from .cli.start import entry_point
 
 entry_point()
