@@ -456,8 +456,8 @@ class OutCheckpoint:
             )
         if saved.get("key") != self.key:
             raise UsageError(
-                f"{self.path} belongs to another spec, params, seed, shard or version; run "
-                "with --fresh to discard it, or use another --out"
+                f"{self.path} belongs to another spec, params, options, seed, shard or version; "
+                "run with --fresh to discard it, or use another --out"
             )
         saved["state"] = self._joined("", saved["state"])
         return saved

@@ -358,6 +358,19 @@ def test_a_checkpoint_of_other_params_is_refused(tmp_path, capsys):
     assert spec.build(out=out, resume=True).data["evaluated"] == 9880  # C(40, 3)
 
 
+def test_a_checkpoint_of_other_options_names_them(tmp_path, capsys):
+    """A resume with --no-prune (or another --origin) was refused as belonging to "another
+    spec, params, seed, shard or version": none of which had changed."""
+    out = tmp_path / "out"
+    run = ["build", str(SPECS / "n-queens.yaml"), "--param", "n=10", "--out", str(out), "-q"]
+    assert main([*run, "--no-prune", "--time-limit", "1e-9"]) == 0
+    capsys.readouterr()
+    assert main([*run, "--resume"]) == 2
+    assert "belongs to another spec, params, options, seed, shard or version" in (
+        capsys.readouterr().err
+    )
+
+
 def test_count_stops_at_a_time_limit_with_a_partial_count(capsys):
     argv = ["count", str(SPECS / "n-queens.yaml"), "--constrained", "--param", "n=12"]
     assert main([*argv, "--no-prune", "--threads", "1", "--time-limit", "0.2", "--json"]) == 0
