@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Iterator
 from functools import cache
@@ -17,6 +18,8 @@ MAX_TREE_DEPTH = 200
 """Deepest parse tree accepted (a chain of about 200 operators is that deep)."""
 MAX_EXPRESSION = 20_000
 """Longest expression accepted, in characters (parsing one this long takes a while)."""
+MAX_DIGITS = 4_300
+"""Longest integer read, in digits (Python's own bound on reading one from text)."""
 
 KEYWORDS = frozenset(
     {
@@ -90,6 +93,7 @@ def parse(text: str, start: str) -> Tree:
             f"nested more than {MAX_TREE_DEPTH} levels deep (a very long chain of operators?); "
             "split it, or use sum(...), all(...) over a range",
         )
+    _check_numbers(tree)
     return tree
 
 
@@ -237,6 +241,22 @@ def _too_deep_node(tree: Tree) -> int | None:
         if isinstance(node, Tree):
             stack.extend((child, depth + 1) for child in node.children)
     return None
+
+
+def _check_numbers(tree: Tree) -> None:
+    """A SyntaxProblem at the first number that cannot be read as one: an integer of more
+    than MAX_DIGITS digits, or a float beyond the largest (1e999 reads as infinity)."""
+    for token in tree.scan_values(lambda v: isinstance(v, Token)):
+        if token.type == "INT" and len(token) > MAX_DIGITS:
+            raise SyntaxProblem(
+                token.start_pos,
+                f"an integer of {len(token):,} digits; a spec's numbers fit in 64 bits (19 digits)",
+            )
+        if token.type == "FLOAT" and not math.isfinite(float(token)):
+            raise SyntaxProblem(
+                token.start_pos,
+                f"{token[:40]} is too large a number; the largest is about 1.8e308",
+            )
 
 
 def _show(token: Token) -> str:

@@ -115,6 +115,26 @@ CASES = {
         "kind: space\nname: x\nspace: {type: power, base: 2\nselect: " + "[" * 100_000 + "\n",
         "4:7: YAML syntax error: the '{' at 3:8 is not closed",
     ),
+    "dsl-integer-of-5000-digits": (  # Python reads at most 4,300: was exit 3
+        "digits.epcg",
+        "kind: space\nname: t\nparams { n: " + "9" * 5000 + " }\n",
+        "3:13: an integer of 5,000 digits; a spec's numbers fit in 64 bits",
+    ),
+    "expression-integer-of-5000-digits": (
+        "digits.yaml",
+        _spec("n-queens.yaml", "distinct(q[i] + i for i in range(n))", "q[0] < " + "9" * 5000),
+        "19:18: an integer of 5,000 digits",
+    ),
+    "dsl-float-past-the-largest": (  # read as infinity: was accepted
+        "inf.epcg",
+        "kind: wfc\nname: t\nweight: 1e999\n",
+        "3:9: 1e999 is too large a number; the largest is about 1.8e308",
+    ),
+    "expression-float-past-the-largest": (  # `inf` in a kernel's source: was exit 3 at build
+        "inf.yaml",
+        _spec("n-queens.yaml", "distinct(q[i] + i for i in range(n))", "q[0] < -1e999"),
+        "19:19: 1e999 is too large a number",
+    ),
     "tracery-json-huge-number": ("n.json", '{"a": [1e999]}', "1:8: 1e999 is too large a number"),
     "tracery-json-rule-not-text": (
         "r.json",
