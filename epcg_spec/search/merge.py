@@ -232,7 +232,13 @@ def _files(folders: list[Path], listed: set[str]) -> dict[str, bytes]:
 
 def _read(path: Path) -> bytes:
     """A shard's file; one that is not a regular file of bounded size (a pipe, a link
-    loop) is refused in one line, never read forever."""
+    loop) is refused in one line, never read forever, and so is a link, which a build
+    never writes (it would copy a file from anywhere on the disk into the merged set)."""
+    if path.is_symlink():
+        raise BuildError(
+            f"cannot read a shard's file: {path} is a symbolic link; a build writes none, "
+            "so the folder is not a shard as its build left it"
+        )
     try:
         return read_bounded(path)
     except OSError as exc:

@@ -106,12 +106,13 @@ def witness_shards(tmp_path_factory) -> list[Path]:
     return shards
 
 
-@pytest.mark.parametrize("make", ["pipe", "link loop"])
+@pytest.mark.parametrize("make", ["pipe", "link loop", "link elsewhere"])
 def test_a_witness_shard_file_that_is_a_make_is_refused_not_read(
     make, witness_shards, tmp_path, capsys
 ):
     """The best panels' files are copied from their shard: a pipe in their place would be
-    read forever, a link loop was an internal error."""
+    read forever, a link loop was an internal error, and a link to a file elsewhere copied
+    that file (any the user can read) into the merged folder."""
     shards = _copies(witness_shards, tmp_path)
     best = json.loads((shards[0] / "result.json").read_text())["best"]
     assert best, "shard 0 holds a best panel, whose files the merge copies"
@@ -119,9 +120,41 @@ def test_a_witness_shard_file_that_is_a_make_is_refused_not_read(
     picture.unlink()
     if make == "pipe":
         os.mkfifo(picture)
-    else:
+    elif make == "link loop":
         picture.symlink_to(picture.name)
+    else:
+        (tmp_path / "private.svg").write_text("<svg>private</svg>")
+        picture.symlink_to(tmp_path / "private.svg")
     assert main(["merge", *map(str, shards), "--out", str(tmp_path / "merged")]) == 1
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"error: cannot read a shard's file: {picture}")
+    assert len(err.splitlines()) == 1
+    assert not (tmp_path / "merged").exists()
+
+
+def test_a_link_among_an_item_shards_files_is_refused_not_copied(tmp_path, capsys):
+    """Every file of an item kind's shard is carried over: through a link, a file from
+    anywhere on the disk was copied into the merged folder."""
+    shards = [tmp_path / f"s{i}" for i in range(2)]
+    for i, out in enumerate(shards):
+        run = ["build", str(SPECS / "tracery-weather.epcg"), "--shard", f"{i}/2"]
+        assert main([*run, "-q", "--out", str(out)]) == 0
+    capsys.readouterr()
+    (tmp_path / "private.txt").write_text("private\n")
+    (shards[1] / "notes.txt").symlink_to(tmp_path / "private.txt")
+    assert main(["merge", *map(str, shards), "--out", str(tmp_path / "merged")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == (
+        f"error: cannot read a shard's file: {shards[1] / 'notes.txt'} is a symbolic link; "
+        "a build writes none, so the folder is not a shard as its build left it"
+    )
+    assert not (tmp_path / "merged").exists()
+
+
+def test_a_witness_histogram_of_a_5000_digit_count_is_refused(witness_shards, tmp_path, capsys):
+    shards = _copies(witness_shards, tmp_path)
+    _edit(shards[0], lambda d: {**d, "solutions_histogram": {"9" * 5000: 1}})
+    assert main(["merge", *map(str, shards), "--out", str(tmp_path / "merged")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"error: {shards[0] / 'result.json'}: not a result.json of a shard (")
     assert len(err.splitlines()) == 1
