@@ -10,6 +10,7 @@ from typing import Any
 from ...core.errors import Diagnostic, SpecError, did_you_mean
 from ...core.files import slug
 from ...spec.document import Document
+from ...spec.grammar import MAX_NESTING
 from ...spec.load import read_text
 from .compile import Compiler, Rule
 from .formats import grammar_document, is_grammar
@@ -24,7 +25,12 @@ from .parse import (
     read_action,
     read_tag,
     scan,
+    too_deep,
     value_offsets,
+)
+
+NESTED_TOO_DEEP = (
+    f"actions nested more than {MAX_NESTING} deep ('[' inside '['); a grammar never needs this"
 )
 
 
@@ -151,7 +157,15 @@ UNKNOWN_MODIFIER = "unknown modifier '{0}', so it renders ((.{0})) after the unm
 def rule_problems(texts: list, symbols: dict, compat: bool) -> list[Diagnostic]:
     """Parse problems of rule texts (document, path, text), symbols no rule defines and no
     action pushes, and modifiers Tracery has not (each most likely misspelt), located at
-    their character, in file order: Tracery renders on, and `kind: tracery` warns of them."""
+    their character, in file order: Tracery renders on, and `kind: tracery` warns of them.
+    A SpecError for texts whose actions nest too deep to read at all."""
+    deep = [
+        Diagnostic(doc.text_pos(path, offset), NESTED_TOO_DEEP)
+        for doc, path, text in texts
+        if (offset := too_deep(text, MAX_NESTING)) is not None
+    ]
+    if deep:
+        raise SpecError(deep)
     compiler = Compiler(symbols, compat)
     problems = [
         Diagnostic(doc.text_pos(path, offset), message)

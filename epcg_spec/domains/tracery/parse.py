@@ -109,6 +109,25 @@ def scan(rule: str, compat: bool) -> tuple[list[Section], list[tuple[int, str]]]
     return [s for s in sections if s.kind != TEXT or s.raw], errors
 
 
+def too_deep(rule: str, most: int) -> int | None:
+    """Where the first '[' nested more than `most` deep in `rule` opens, counted as `scan`
+    counts (an escaped bracket is text), or None: actions nest by their brackets, and
+    reading them recurses once a level."""
+    depth, escaped = 0, False
+    for i, char in enumerate(rule):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == "[":
+            depth += 1
+            if depth > most:
+                return i
+        elif char == "]":
+            depth -= 1
+    return None
+
+
 def split_unescaped(text: str, separator: str, limit: int = -1) -> list[str]:
     """`text` split at each `separator` not preceded by an escaping backslash."""
     parts, current, escaped = [], "", False

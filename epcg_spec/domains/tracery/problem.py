@@ -17,9 +17,12 @@ from ...core.sizes import count_text, counted
 from ...search import driver
 from ...search.driver import checkpoint_key, shard_units
 from ...search.items import Item, ItemJob
+from ...spec.grammar import MAX_NESTING
 from .expansion import Expansion
 from .load import origin_problem
+from .load import NESTED_TOO_DEEP
 from .model import MAX_DEPTH, TracerySpec
+from .parse import too_deep
 
 SHOW_DIGITS = 30
 SHOW_OUTPUTS = 5  # outputs a build's summary shows; the rest are counted
@@ -38,6 +41,8 @@ class TraceryProblem:
     def __init__(self, spec: TracerySpec, origin: str | None = None) -> None:
         self.spec = spec
         self.name = spec.name
+        if origin is not None and too_deep(origin, MAX_NESTING) is not None:
+            raise UsageError(f"--origin: {NESTED_TOO_DEEP}")
         self.origin = spec.origin if origin is None else origin  # --origin, if given
         wrong = None if origin is None else origin_problem(origin, spec.symbols, spec.compat)
         if wrong is not None:  # the spec's own origin is warned of; this would render silently

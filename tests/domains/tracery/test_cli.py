@@ -326,3 +326,15 @@ def test_an_origin_may_read_what_it_pushes(origin, first, capsys):
         main(["sample", str(SPECS / "tracery-heroes.yaml"), "--origin", origin, "--rank", "0"]) == 0
     )
     assert capsys.readouterr().out.splitlines()[0].endswith(first)
+
+
+def test_an_origin_of_actions_nested_3000_deep_is_refused(tmp_path, capsys):
+    """Actions are read recursively, a level a bracket: such an --origin was exit 3."""
+    origin = "[k:" * 3000 + "x" + "]" * 3000
+    run = ["build", str(SPECS / "tracery-weather.epcg"), "--origin", origin]
+    assert main([*run, "-q", "--out", str(tmp_path / "out")]) == 2
+    assert capsys.readouterr().err == (
+        "usage error: --origin: actions nested more than 64 deep ('[' inside '['); "
+        "a grammar never needs this\n"
+    )
+    assert not (tmp_path / "out").exists()

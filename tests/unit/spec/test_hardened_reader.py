@@ -135,6 +135,20 @@ CASES = {
         _spec("n-queens.yaml", "distinct(q[i] + i for i in range(n))", "q[0] < -1e999"),
         "19:19: 1e999 is too large a number",
     ),
+    "tracery-actions-nested-3000-deep": (  # read recursively: was exit 3
+        "deep.yaml",
+        "kind: tracery\ngrammar:\n  origin: '" + "[k:" * 3000 + "#a#" + "]" * 3000 + "'\n  a: x\n",
+        "3:204: actions nested more than 64 deep ('[' inside '['); a grammar never needs this",
+    ),
+    "nested-name-actions-nested-3000-deep": (
+        "deep.yaml",
+        _spec(
+            "nested-universe.yaml",
+            '"#syllable.capitalize##syllable#", ',
+            '"' + "[k:" * 3000 + '", ',
+        ),
+        "15:205: actions nested more than 64 deep",
+    ),
     "tracery-json-huge-number": ("n.json", '{"a": [1e999]}', "1:8: 1e999 is too large a number"),
     "tracery-json-rule-not-text": (
         "r.json",
