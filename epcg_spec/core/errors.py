@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from .sizes import count_text
@@ -55,11 +58,52 @@ def one_line(text: str) -> str:
     return text.translate(_ONE_LINE)
 
 
-def did_you_mean(word: str, options: list[str], label: str) -> str:
-    """A hint for an unknown `word`: "did you mean 'x'? (label: a, b)", or the listing alone."""
+MAX_LISTED = 30
+"""Most names a message lists (then how many there are in all)."""
+HINT_COMPARISONS = 300_000
+"""Most (unknown, known) name pairs the hints of one spec compare, about a second: a spec
+naming thousands of unknown names among thousands of known ones took hours, and past this
+budget its other unknown names get no 'did you mean'."""
+_hint_budget: ContextVar[list[int] | None] = ContextVar("hint_budget", default=None)
+
+
+@contextmanager
+def hint_budget() -> Iterator[None]:
+    """Bound the comparisons `closest` makes meanwhile to HINT_COMPARISONS (one spec's check)."""
+    token = _hint_budget.set([HINT_COMPARISONS])
+    try:
+        yield
+    finally:
+        _hint_budget.reset(token)
+
+
+def closest(word: str, options: Sequence[str]) -> str | None:
+    """The option most like `word` (difflib's choice), or None; None too once the
+    hint_budget in force is spent."""
+    budget = _hint_budget.get()
+    if budget is not None:
+        if budget[0] < len(options):
+            return None
+        budget[0] -= len(options)
     close = difflib.get_close_matches(word, options, n=1)
-    listing = f"{label}: {', '.join(options)}"
-    return f"did you mean '{close[0]}'? ({listing})" if close else listing
+    return close[0] if close else None
+
+
+def listed(options: Sequence[str]) -> str:
+    """`options` joined by commas ('none' if empty), at most MAX_LISTED of them and then how
+    many there are: a message stays one short line whatever a spec defines."""
+    shown = ", ".join(options[:MAX_LISTED]) or "none"
+    return shown if len(options) <= MAX_LISTED else f"{shown}, ... ({len(options):,} in all)"
+
+
+def did_you_mean(word: str, options: Sequence[str], label: str, enclosed: bool = False) -> str:
+    """A hint for an unknown `word`: "did you mean 'x'? (label: a, b)", or the listing alone
+    (in parentheses if `enclosed`)."""
+    close = closest(word, options)
+    listing = f"{label}: {listed(options)}"
+    if close:
+        return f"did you mean '{close}'? ({listing})"
+    return f"({listing})" if enclosed else listing
 
 
 class EpcgError(Exception):

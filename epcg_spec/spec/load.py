@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from collections.abc import Iterable, Iterator
@@ -13,7 +12,7 @@ from typing import Any
 from ..compile import registry
 from ..compile.protocols import Domain
 from ..core import inputs
-from ..core.errors import Diagnostic, Pos, SpecError, UsageError
+from ..core.errors import Diagnostic, Pos, SpecError, UsageError, did_you_mean, hint_budget
 from ..core.files import NotReadable, read_bounded, why_absent
 from .document import Document
 from .params import resolve_params
@@ -133,11 +132,8 @@ def domain_of(doc: Document) -> Domain:
             doc.diag((), "the spec has no 'kind'", f"add 'kind: ...', one of: {', '.join(kinds)}")
         )
     if kind not in kinds:
-        close = difflib.get_close_matches(str(kind), kinds, n=1)
-        hint = f"did you mean '{close[0]}'? " if close else ""
-        raise SpecError(
-            doc.diag(("kind",), f"unknown kind {kind!r}", hint + f"(kinds: {', '.join(kinds)})")
-        )
+        hint = did_you_mean(str(kind), kinds, "kinds", enclosed=True)
+        raise SpecError(doc.diag(("kind",), f"unknown kind {kind!r}", hint))
     return registry.domain(kind)
 
 
@@ -148,15 +144,16 @@ def load_spec(path: Path, params: dict[str, Any] | None = None) -> Loaded:
 
 
 def check_document(doc: Document, params: dict[str, Any]) -> Loaded:
-    """Schema validation, then the domain's own semantic checks."""
-    domain = domain_of(doc)
-    problems = validate(doc, domain.schema)
-    if problems:
-        problems += _checked_despite(domain, doc, params)
-        raise SpecError(sorted(problems, key=lambda d: (d.pos.line, d.pos.col, d.message)))
-    resolve_params(doc, params)  # one rule for every kind: an unknown --param is exit 2
-    with inputs.recording() as reads:  # every kind reads the files its spec names here
-        spec = domain.load(doc, params)
+    """Schema validation, then the domain's own semantic checks (their hints bounded)."""
+    with hint_budget():
+        domain = domain_of(doc)
+        problems = validate(doc, domain.schema)
+        if problems:
+            problems += _checked_despite(domain, doc, params)
+            raise SpecError(sorted(problems, key=lambda d: (d.pos.line, d.pos.col, d.message)))
+        resolve_params(doc, params)  # one rule for every kind: an unknown --param is exit 2
+        with inputs.recording() as reads:  # every kind reads the files its spec names here
+            spec = domain.load(doc, params)
     return Loaded(doc, domain, spec, inputs.relative_to(reads, Path(doc.source).parent))
 
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
-from ..core.errors import Diagnostic, Pos, SpecError, UsageError
+from ..core.errors import Diagnostic, Pos, SpecError, UsageError, closest, listed
 from ..core.sizes import count_text
 from .document import Document, Path, describe_path
 from .expr.analysis import Analyzer, Reads
@@ -36,10 +35,11 @@ def resolve_params(doc: Document, overrides: dict[str, Any]) -> dict[str, int]:
     unknown = sorted(set(overrides) - set(params))
     if unknown:
         name = unknown[0]
-        close = difflib.get_close_matches(name, list(params), n=1)
-        hint = f" (did you mean '{close[0]}'?)" if close else ""
-        listing = ", ".join(params) or "none"
-        raise UsageError(f"--param {name}: the spec has no such param{hint}; params: {listing}")
+        close = closest(name, list(params))
+        hint = f" (did you mean '{close}'?)" if close else ""
+        raise UsageError(
+            f"--param {name}: the spec has no such param{hint}; params: {listed(list(params))}"
+        )
     params.update(overrides)
     return params
 

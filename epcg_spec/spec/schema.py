@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 import math
 from functools import cache
@@ -13,7 +12,7 @@ from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 
-from ..core.errors import Diagnostic, did_you_mean
+from ..core.errors import Diagnostic, closest, did_you_mean
 from .document import Document, describe_path
 
 _SCHEMA_PACKAGE = "epcg_spec.schemas"
@@ -175,8 +174,9 @@ def _misspelt_keys(errors: list[ValidationError]) -> set[tuple[tuple, str]]:
         allowed = list(error.schema.get("properties", {}))
         for key in error.instance:
             if key not in allowed:
-                close = difflib.get_close_matches(key, allowed, n=1)
-                found.update((tuple(error.absolute_path), c) for c in close)
+                close = closest(key, allowed)
+                if close is not None:
+                    found.add((tuple(error.absolute_path), close))
     return found
 
 

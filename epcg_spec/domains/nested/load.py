@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import Diagnostic, SpecError
+from ...core.errors import Diagnostic, SpecError, did_you_mean
 from ...spec.document import Document
 from ..tracery.compile import Rule
 from ..tracery.load import rule_problems
@@ -153,9 +152,8 @@ def _check_names(doc: Document, own: dict, named_at: dict, problems: list[Diagno
 
 
 def _unknown(doc: Document, path: tuple, name: str, known: dict) -> Diagnostic:
-    close = difflib.get_close_matches(name, list(known), n=1)
-    hint = f"did you mean '{close[0]}'? " if close else ""
-    return doc.diag(path, f"unknown element type '{name}'", hint + f"(types: {', '.join(known)})")
+    hint = did_you_mean(name, list(known), "types", enclosed=True)
+    return doc.diag(path, f"unknown element type '{name}'", hint)
 
 
 def _inheritance(own: dict) -> tuple[list[str], list[list[str]]]:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import Diagnostic, SpecError
+from ...core.errors import Diagnostic, SpecError, closest, did_you_mean, listed
 from ...spec.document import Document
 from ...spec.document import Path as DocPath
 from .model import DEFAULT_LIMIT, ObjectSpec, PpgSpec, Rule, Side, Transition
@@ -167,11 +166,8 @@ def _copies(doc: Document, path: DocPath, item: dict, name: str, problems):
 
 
 def _unknown(doc: Document, path: DocPath, what: str, name: str, known: list, owner: str):
-    close = difflib.get_close_matches(name, known, n=1)
-    hint = f"did you mean '{close[0]}'? " if close else ""
-    return doc.diag(
-        path, f"'{owner}' has no {what} '{name}'", hint + f"({what}s: {', '.join(known) or 'none'})"
-    )
+    hint = did_you_mean(name, known, f"{what}s", enclosed=True)
+    return doc.diag(path, f"'{owner}' has no {what} '{name}'", hint)
 
 
 def _side(
@@ -203,12 +199,12 @@ def _object_named(name: str, known: dict[str, ObjectSpec]) -> ObjectSpec | None:
 
 
 def _unknown_object(doc: Document, path: DocPath, name: str, known: dict[str, ObjectSpec]):
-    close = difflib.get_close_matches(name, list(known), n=1)
-    hint = f"did you mean '{close[0]}'? " if close else ""
+    close = closest(name, list(known))
+    hint = f"did you mean '{close}'? " if close else ""
     return doc.diag(
         path,
         f"no object '{name}'",
-        hint + f"(objects: {', '.join(known)}; a template's copies are NAME_T_0, ...)",
+        hint + f"(objects: {listed(list(known))}; a template's copies are NAME_T_0, ...)",
     )
 
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import Diagnostic, SpecError, UsageError
+from ...core.errors import Diagnostic, SpecError, UsageError, did_you_mean
 from ...spec.document import Document
 from ...spec.load import check_document, load_document
 from .model import Room
@@ -47,13 +46,11 @@ def given_tree(doc: Document) -> tuple[Room, ...]:
             continue
         name = entry["parent"]
         if name not in index:
-            close = difflib.get_close_matches(name, list(index), n=1)
-            hint = f"did you mean {close[0]!r}? " if close else ""
             problems.append(
                 doc.diag(
                     ("rooms", i, "parent"),
                     f"no room is named {name!r}",
-                    hint + f"(rooms: {', '.join(index)})",
+                    did_you_mean(name, list(index), "rooms", enclosed=True),
                 )
             )
         elif index[name] == i:

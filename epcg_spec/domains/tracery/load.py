@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import Diagnostic, SpecError, did_you_mean
+from ...core.errors import Diagnostic, SpecError, closest, did_you_mean
 from ...core.files import slug
 from ...spec.document import Document
 from ...spec.grammar import MAX_NESTING
@@ -134,11 +133,8 @@ def _no_repeat(doc: Document, symbols: dict) -> frozenset[str]:
 
 def _known(doc: Document, path: tuple, name: str, symbols: dict) -> None:
     if name not in symbols:
-        close = difflib.get_close_matches(name, list(symbols), n=1)
-        hint = f"did you mean '{close[0]}'? " if close else ""
-        raise SpecError(
-            doc.diag(path, f"unknown symbol '{name}'", hint + f"(symbols: {', '.join(symbols)})")
-        )
+        hint = did_you_mean(name, list(symbols), "symbols", enclosed=True)
+        raise SpecError(doc.diag(path, f"unknown symbol '{name}'", hint))
 
 
 def _rule_texts(doc: Document, grammar_doc: Document, symbols: dict, paths: dict):
@@ -175,9 +171,10 @@ def rule_problems(texts: list, symbols: dict, compat: bool) -> list[Diagnostic]:
     uses = _Uses(compat)
     for doc, path, text in texts:
         uses.read(doc, path, text, 0)
+    known = [*symbols, *uses.pushed]
     for doc, path, offset, name in _unknown_symbols(uses, symbols):
-        close = difflib.get_close_matches(name, [*symbols, *uses.pushed], n=1)
-        hint = f"did you mean '{close[0]}'?" if close else ""
+        close = closest(name, known)
+        hint = f"did you mean '{close}'?" if close else ""
         problems.append(Diagnostic(doc.text_pos(path, offset), UNKNOWN_SYMBOL.format(name), hint))
     for doc, path, offset, name in _unknown_modifiers(uses):
         hint = did_you_mean(name, list(MODIFIERS), "modifiers")

@@ -19,8 +19,7 @@ from ...search.driver import checkpoint_key, shard_units
 from ...search.items import Item, ItemJob
 from ...spec.grammar import MAX_NESTING
 from .expansion import Expansion
-from .load import origin_problem
-from .load import NESTED_TOO_DEEP
+from .load import NESTED_TOO_DEEP, origin_problem
 from .model import MAX_DEPTH, TracerySpec
 from .parse import too_deep
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import itertools
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.errors import SpecError
+from ...core.errors import SpecError, did_you_mean
 from ...core.files import NotReadable, read_bounded
 from ...core.sizes import counted
 from ...spec.document import Document
@@ -538,13 +537,11 @@ def _subset(doc, path, node, source, problems) -> set[str] | None:
     subsets = source.get("subsets") or {}
     wanted = node["subset"]
     if wanted not in subsets:
-        close = difflib.get_close_matches(wanted, list(subsets), n=1)
-        hint = f"did you mean '{close[0]}'? " if close else ""
         problems.add(
             doc,
             (*path, "subset"),
             f"the tileset has no subset '{wanted}'",
-            hint + f"(subsets: {', '.join(subsets) or 'none'})",
+            did_you_mean(wanted, list(subsets), "subsets", enclosed=True),
         )
         return None
     return set(subsets[wanted])
@@ -721,9 +718,8 @@ def _variant(doc, path, text: str, model: TiledModel, problems) -> int | None:
 
 
 def _unknown_tile(doc, path, name: str, names: list[str], problems) -> None:
-    close = difflib.get_close_matches(name, names, n=1)
-    hint = f"did you mean '{close[0]}'? " if close else ""
-    problems.add(doc, path, f"unknown tile '{name}'", hint + f"(tiles: {', '.join(names)})")
+    hint = did_you_mean(name, names, "tiles", enclosed=True)
+    problems.add(doc, path, f"unknown tile '{name}'", hint)
 
 
 # ---------------------------------------------------------------- constraints

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import difflib
 from math import comb
 from pathlib import Path
 from typing import Any
 
-from ...core.errors import Diagnostic, SpecError
+from ...core.errors import Diagnostic, SpecError, did_you_mean
 from ...spec.document import Document
 from ...spec.document import Path as DocPath
 from ...spec.params import integer_field, resolve_params
@@ -279,11 +278,8 @@ def _value(doc, path: DocPath, kind: str, value: Any, pieces) -> int:
     names = COLOUR_NAMES if kind in ("square", "star") else tuple(p.name for p in pieces)
     what = "colour" if kind in ("square", "star") else "piece"
     if value not in names:
-        close = difflib.get_close_matches(str(value), names, n=1)
-        hint = f"did you mean '{close[0]}'? " if close else ""
-        raise SpecError(
-            doc.diag(path, f"unknown {what} {value!r}", hint + f"({what}s: {', '.join(names)})")
-        )
+        hint = did_you_mean(str(value), names, f"{what}s", enclosed=True)
+        raise SpecError(doc.diag(path, f"unknown {what} {value!r}", hint))
     return names.index(value)
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 
+from ...core.errors import closest, listed
 from .ast import (
     Aggregate,
     Binary,
@@ -73,8 +73,8 @@ ALL_DIFFERENT = ("alldiff", "alldifferent", "alldistinct")
 def _did_you_mean(func: str, names: list[str]) -> str:
     """'did you mean ...? ' for the function of `names` that `func` likely meant, or ''."""
     all_different = func.lower().replace("_", "") in ALL_DIFFERENT
-    close = ["distinct"] if all_different else difflib.get_close_matches(func, names, n=1)
-    return f"did you mean '{close[0]}'? " if close else ""
+    close = "distinct" if all_different else closest(func, names)
+    return f"did you mean '{close}'? " if close else ""
 
 
 class ExprProblem(Exception):
@@ -156,9 +156,9 @@ class _Checker:
         if isinstance(symbol, ParamSymbol):
             return INT
         known = sorted({*self.symbols, *loops})
-        close = difflib.get_close_matches(e.id, known, n=1)
-        hint = f"did you mean '{close[0]}'?" if close else ""
-        listing = f"known names: {', '.join(known)}" if known else "no names are defined"
+        close = closest(e.id, known)
+        hint = f"did you mean '{close}'?" if close else ""
+        listing = f"known names: {listed(known)}" if known else "no names are defined"
         raise ExprProblem(e.start, f"unknown name '{e.id}' ({listing})", hint)
 
     def _index(self, e: Index, loops) -> str:
@@ -241,7 +241,7 @@ class _Checker:
 
     def _range(self, e: Expr, loops) -> None:
         if not (isinstance(e, Call) and e.func == "range" and 1 <= len(e.args) <= 3):
-            misspelt = isinstance(e, Call) and difflib.get_close_matches(e.func, ["range"])
+            misspelt = isinstance(e, Call) and closest(e.func, ["range"])
             raise ExprProblem(
                 e.start,
                 "loops run over range(stop), range(start, stop[, step])",

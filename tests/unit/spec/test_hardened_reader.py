@@ -300,3 +300,38 @@ def test_an_empty_spec_is_refused_in_either_syntax(name, text, tmp_path, capsys)
     spec.write_text(text)
     assert main(["fmt", str(spec), "--to", "yaml"]) == 1
     assert capsys.readouterr().err == f"{spec}:1:1: the file is empty; write a spec mapping\n"
+
+
+def test_thousands_of_unknown_names_among_thousands_are_checked_in_seconds(tmp_path, capsys):
+    """Each unknown name was compared with every known one for its 'did you mean': 4,000
+    of each took minutes. The hints stop once a budget of comparisons is spent."""
+    grammar = {f"sym{i}": "x" for i in range(4000)}
+    grammar["origin"] = "".join(f"#syn{i}#" for i in range(4000))
+    path = tmp_path / "unknown.yaml"
+    path.write_text(json.dumps({"kind": "tracery", "grammar": grammar}), "utf-8")
+    began = time.process_time()
+    assert main(["validate", "-q", str(path)]) == 0  # Tracery renders on: warnings
+    seconds = time.process_time() - began
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 4000
+    assert out[0].endswith(
+        "warning: no rule defines or pushes 'syn0', so it renders ((syn0)); did you mean 'sym0'?"
+    )
+    assert out[-1].endswith("so it renders ((syn3999))")  # past the budget: no hint
+    assert seconds < 5 * LIMIT_S, f"took {seconds:.2f} s"
+
+
+def test_a_message_lists_the_first_30_names_and_how_many(tmp_path, capsys):
+    """Each line listed every tile: thousands of unknown tiles among thousands printed
+    gigabytes."""
+    tiles = [{"name": f"t{i}", "color": "#000000"} for i in range(100)]
+    spec = {"kind": "wfc", "model": "tiled", "size": 4, "tiles": tiles}
+    spec["neighbors"] = [{"left": "t5x", "right": "t1"}]
+    path = tmp_path / "tiles.yaml"
+    path.write_text(json.dumps(spec), "utf-8")
+    assert main(["validate", "-q", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    listed = ", ".join(sorted(f"t{i}" for i in range(100))[:30])
+    assert out == [
+        f"{path}:1:3770: unknown tile 't5x'; did you mean 't5'? (tiles: {listed}, ... (100 in all))"
+    ]
