@@ -1,4 +1,5 @@
-"""The fuzz run's figures: python -m tests.fuzz.run_spec_fuzz [--seed S] [--count N]."""
+"""The fuzz run's figures: python -m tests.fuzz.run_spec_fuzz [--seed S] [--count N]
+[--command explain]."""
 
 from __future__ import annotations
 
@@ -16,10 +17,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=16)
     parser.add_argument("--count", type=int, default=3000)
     parser.add_argument("--time-limit", type=float, default=10.0)
+    parser.add_argument("--command", choices=("validate", "explain"), default="validate")
     args = parser.parse_args()
     began = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
-        figures = run_fuzz(args.seed, args.count, Path(folder), args.time_limit)
+        command = ("validate", "-q") if args.command == "validate" else ("explain",)
+        figures = run_fuzz(args.seed, args.count, Path(folder), args.time_limit, command)
     slowest = figures.slowest
     print(f"inputs tried:  {figures.tried} (seed {args.seed})")
     print(f"exits by code: {dict(sorted(figures.exits.items(), key=str))}")

@@ -1,10 +1,11 @@
 """Mutated copies of the shipped specs, each run through `validate` in a guarded worker.
 
 A seeded mutator (byte flips, deletions, duplicated and deeply nested nodes, alias bombs,
-huge, negative and float numbers, control characters) makes each input; a worker process
-runs `epcg_spec.cli.main.main(["validate", "-q", path])` on it under a memory limit, and the
-parent kills it when an input takes longer than the time limit. An input passes when it
-exits 0, or exits 1 printing only located `file:line:col: message` lines.
+huge, negative and float numbers, hostile texts, control characters) makes each input; a
+worker process runs `epcg_spec.cli.main.main(["validate", "-q", path])` (or another
+command: `explain`) on it under a memory limit, and the parent kills it when an input
+takes longer than the time limit. An input passes when it exits 0, or exits 1 printing
+only located `file:line:col: message` lines.
 """
 
 from __future__ import annotations
@@ -40,6 +41,18 @@ _ODD_NUMBERS = (
     "1e308",
     "-0.0",
     "1e-300",
+    "1e999",  # read as infinity
+    "9" * 5000,  # past the 4,300 digits Python reads
+)
+_ODD_TEXTS = (  # in place of a name, a rule text, a tile's name
+    '"' + "[k:" * 600 + "x" + "]" * 600 + '"',  # Tracery actions nested 600 deep
+    '"' + "#a" * 3000 + '"',
+    '"' + "." * 3000 + '"',
+    '"' + "\\u0000" + '"',
+    '"' + "\\ud800" + '"',
+    '"../../x"',
+    '"a/b"',
+    '"' + "é" * 200 + '"',
 )
 _CONTROL = ("\x00", "\x01", "\x07", "\x08", "\x0b", "\x0c", "\x1b", "\x7f", "\x85", "\ufffe")
 _FLIP = "{}[]():,;-&*!|>'\"#%@`?\\\n\t 0123456789azAZ_." + "".join(_CONTROL)
@@ -73,7 +86,7 @@ def mutate_once(text: str, suffix: str, rng: random.Random) -> str:
     """`text` changed once, as a fuzzer would: one of the mutations the module docstring lists."""
     yaml = suffix in (".yaml", ".yml")
     pos = rng.randrange(len(text) + 1)
-    op = rng.randrange(12)
+    op = rng.randrange(13)
     if op == 0:  # flip one character
         return text[:pos] + rng.choice(_FLIP) + text[pos + 1 :]
     if op == 1:  # delete a span
@@ -104,6 +117,8 @@ def mutate_once(text: str, suffix: str, rng: random.Random) -> str:
     if op == 8:  # a block of the file moved elsewhere (a node copied into another)
         a, b = sorted((rng.randrange(len(text) + 1), rng.randrange(len(text) + 1)))
         return text[:pos] + text[a : min(b, a + 400)] + text[pos:]
+    if op == 12:  # a value becomes hostile text
+        return _replace_value(text, rng.choice(_ODD_TEXTS), rng)
     if op == 9:  # a whole line deleted (a key left out)
         lines = text.splitlines(keepends=True)
         if lines:
@@ -261,10 +276,17 @@ class Runner:
         self.proc = None
 
 
-def run_fuzz(seed: int, count: int, folder: Path, time_limit: float = 5.0) -> Figures:
-    """Validate `count` mutants made from `seed`; the figures and every failing input."""
+def run_fuzz(
+    seed: int,
+    count: int,
+    folder: Path,
+    time_limit: float = 5.0,
+    command: tuple[str, ...] = ("validate", "-q"),
+) -> Figures:
+    """Run `command` (validate) on `count` mutants made from `seed`; the figures and every
+    failing input."""
     figures = Figures()
-    runner = Runner(folder, time_limit)
+    runner = Runner(folder, time_limit, command=command)
     try:
         for spec, text in mutants(seed, count):
             outcome, rss = runner.run(spec, text)

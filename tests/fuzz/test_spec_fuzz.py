@@ -12,6 +12,7 @@ from .spec_mutator import Runner, run_fuzz
 
 SEED = 15
 DEFAULT_COUNT = 300  # about 15 s on a busy 2-core machine
+EXPLAIN_COUNT = 100
 LARGE_COUNT = 3000
 TIME_LIMIT_S = 10.0  # per input; a typical one takes 0.05 s (the worker kills a hang)
 REGRESSIONS = Path(__file__).parent / "regressions"
@@ -32,6 +33,14 @@ def test_mutated_shipped_specs_exit_0_or_1_with_located_lines(tmp_path):
     assert not figures.failures, _report(figures.failures)
     assert set(figures.exits) <= {0, 1}
     assert figures.exits.get(1, 0) > DEFAULT_COUNT // 2  # the mutations do break specs
+
+
+def test_mutated_shipped_specs_are_explained_or_refused_with_located_lines(tmp_path):
+    """`explain` reads further than `validate` (estimates, counts): bounded too."""
+    figures = run_fuzz(SEED + 2, EXPLAIN_COUNT, tmp_path, TIME_LIMIT_S, ("explain",))
+    assert figures.tried == EXPLAIN_COUNT
+    assert not figures.failures, _report(figures.failures)
+    assert set(figures.exits) <= {0, 1}
 
 
 @pytest.mark.parametrize("path", sorted(REGRESSIONS.iterdir()), ids=lambda p: p.name)
