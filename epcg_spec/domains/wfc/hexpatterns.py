@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .patterns import PatternCounter, first_appearance
+from .patterns import PATTERN_FIX, PatternCounter, check_variants, first_appearance
 
 # axial (dq, dr) of each direction, in the topology's direction order
 AXIAL = {
@@ -90,6 +90,7 @@ def extract_hex(
                 found = seen.add(image)
                 if ground and hang >= 0 and image is window:
                     floor[hang].add(found)
+    check_variants(len(seen.patterns), 6, "patterns", PATTERN_FIX)
     stack = seen.stack()
     sides = np.zeros((6, len(stack), len(stack)), dtype=bool)
     for d, (dq, dr) in enumerate(AXIAL[layout]):

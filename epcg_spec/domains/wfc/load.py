@@ -33,7 +33,7 @@ from .orbits import (
     letters,
     variant_exits,
 )
-from .patterns import PatternModel, extract
+from .patterns import PatternModel, TooManyVariants, extract
 from .tiles import (
     DIRECTIONS,
     TileDef,
@@ -187,24 +187,11 @@ def _run(doc, path, node, folder, problems: Problems, name: str) -> WfcRun | Non
         depth=node.get("depth", size) if layout == "cube" else 1,
         path=path,
     )
-    if model == "overlapping" and "sample" not in node:
-        kinds = {"square": "a PNG", "cube": "a MagicaVoxel .vox"}
-        problems.add(
-            doc,
-            (*path, "model"),
-            "the overlapping model learns its patterns from a sample, and none is given",
-            f"add 'sample: FILE' ({kinds.get(layout, 'a hex .tmx or CSV map')}, relative to "
-            "the spec), or use model: tiled",
-        )
-    elif model == "overlapping" and layout == "cube":
-        run.patterns = _voxel_patterns(doc, path, node, folder, problems)
-    elif model == "overlapping" and layout != "square":
-        run.patterns = _hex_patterns(doc, path, node, folder, problems, layout)
-    elif model == "overlapping":
-        run.patterns = _patterns(doc, path, node, folder, problems)
-    else:
-        run.topology = Topology(layout, (width, height, run.depth), axes, spin=spin)
-        run.tiled = _tiles(doc, path, node, folder, problems, run.topology)
+    try:
+        _learn(doc, path, node, folder, problems, run, layout, axes, spin)
+    except TooManyVariants as exc:
+        source = "sample" if model == "overlapping" else _tile_source(node)
+        problems.add(doc, (*path, source) if source else path, str(exc))
     if run.tiled is None and run.patterns is None:
         return None
     columns, rows = run.grid
@@ -332,6 +319,34 @@ def _writes(doc, path, node, topology: Topology, model: str, problems) -> tuple[
         else:
             out.append(what)
     return tuple(out)
+
+
+def _learn(doc, path, node, folder, problems, run: WfcRun, layout: str, axes, spin) -> None:
+    """The run's patterns (overlapping) or tiles (tiled), from the files the spec names."""
+    model = run.model
+    if model == "overlapping" and "sample" not in node:
+        kinds = {"square": "a PNG", "cube": "a MagicaVoxel .vox"}
+        problems.add(
+            doc,
+            (*path, "model"),
+            "the overlapping model learns its patterns from a sample, and none is given",
+            f"add 'sample: FILE' ({kinds.get(layout, 'a hex .tmx or CSV map')}, relative to "
+            "the spec), or use model: tiled",
+        )
+    elif model == "overlapping" and layout == "cube":
+        run.patterns = _voxel_patterns(doc, path, node, folder, problems)
+    elif model == "overlapping" and layout != "square":
+        run.patterns = _hex_patterns(doc, path, node, folder, problems, layout)
+    elif model == "overlapping":
+        run.patterns = _patterns(doc, path, node, folder, problems)
+    else:
+        run.topology = Topology(layout, (run.width, run.height, run.depth), axes, spin=spin)
+        run.tiled = _tiles(doc, path, node, folder, problems, run.topology)
+
+
+def _tile_source(node: dict) -> str | None:
+    """The key that names a tiled model's tiles, if one does."""
+    return next((key for key in ("tileset", "tiles", "example") if key in node), None)
 
 
 def _patterns(doc, path, node, folder, problems) -> PatternModel | None:

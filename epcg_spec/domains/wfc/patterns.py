@@ -9,6 +9,7 @@ number of times it was counted, and patterns are numbered in order of first appe
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -82,6 +83,32 @@ class PatternCounter:
         return np.array(self.counts, dtype=np.float64)
 
 
+MAX_TABLE = 1 << 28
+"""Most entries (bytes) of the tables of which variant may neighbour which, in all
+directions together: directions x variants^2, made as a spec is read (a 256 x 256 sample
+of noise has half a million patterns, whose tables would take 250 GiB)."""
+
+
+class TooManyVariants(Exception):
+    """A model with more variants (tiles and their turns, or patterns) than MAX_TABLE allows."""
+
+    def __init__(self, count: int, directions: int, what: str, fix: str):
+        most = math.isqrt(MAX_TABLE // directions)
+        super().__init__(
+            f"{count:,} {what}, more than the {most:,} whose neighbour tables "
+            f"({directions} x {most:,}^2) are made when a spec is read; {fix}"
+        )
+
+
+def check_variants(count: int, directions: int, what: str, fix: str) -> None:
+    """Refuse (TooManyVariants) `count` variants whose tables in `directions` are too large."""
+    if directions * count * count > MAX_TABLE:
+        raise TooManyVariants(count, directions, what, fix)
+
+
+PATTERN_FIX = "use a smaller sample, N or symmetry"
+
+
 def extract(image: np.ndarray, n: int, symmetry: int, periodic_input: bool) -> PatternModel:
     """Every pattern of the sample with its weight, and the tables of allowed overlaps."""
     colors, sample = palette(image)
@@ -99,6 +126,7 @@ def extract(image: np.ndarray, n: int, symmetry: int, periodic_input: bool) -> P
                 found = seen.add(image_k)
                 if k < 2 and y == height - n:
                     bottom.add(found)
+    check_variants(len(seen.patterns), 2, "patterns", PATTERN_FIX)
     stack = seen.stack()
     return PatternModel(
         n=n,

@@ -13,6 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .patterns import check_variants
+
+TILE_FIX = "use fewer tiles, or tiles with fewer symmetries"
+
 # letter -> (cardinality, rotation a(i), reflection b(i)) acting on variant indices
 SYMMETRIES = {
     "X": (1, lambda i: i, lambda i: i),
@@ -84,6 +88,7 @@ class TiledModel:
         cls, names, tile_of, tiles, weights, images, actions, first, directions: int, makers=None
     ) -> TiledModel:
         """A model from the lists its builder gathered, with no neighbour pair allowed yet."""
+        check_variants(len(names), directions, "tile variants (tiles and their turns)", TILE_FIX)
         return cls(
             names=names,
             tile_of=np.array(tile_of, dtype=np.int64),

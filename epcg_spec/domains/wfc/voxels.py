@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .patterns import PatternCounter, _agree, first_appearance
+from .patterns import PATTERN_FIX, PatternCounter, _agree, check_variants, first_appearance
 from .topology import Topology
 
 
@@ -78,6 +78,7 @@ def extract_voxels(
                     found = seen.add(image)
                     if z == 0:
                         bottom.add(found)
+    check_variants(len(seen.patterns), 6, "patterns", PATTERN_FIX)
     stack = seen.stack()
     cube = Topology("cube", (1, 1, 1), (False, False, False))
     sides = np.zeros((6, len(stack), len(stack)), dtype=bool)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from epcg_spec.cli.main import main
 from epcg_spec.domains.wfc.network import build_network
 from epcg_spec.domains.wfc.patterns import extract
 from epcg_spec.domains.wfc.tiles import DIRECTIONS, rotate_exits
@@ -81,3 +82,29 @@ def test_directions_are_a_quarter_turn_apart():
     assert rotate_exits({"right"}, 1) == {"up"}
     assert rotate_exits({"right", "up"}, 4) == {"left", "up"}
     assert DIRECTIONS == ("right", "up", "left", "down")
+
+
+def test_a_noise_sample_of_16384_patterns_is_refused_before_its_tables(tmp_path, capsys):
+    """Its tables of overlaps (2 x 16,384^2) were made as the spec was read: a 256 x 256
+    sample of noise asked for 253 GiB (exit 3), a 128 x 128 one took 0.5 GiB."""
+    noise = np.random.default_rng(1).integers(0, 256, (128, 128, 3), dtype=np.uint8)
+    Image.fromarray(noise).save(tmp_path / "noise.png")
+    spec = tmp_path / "noise.yaml"
+    spec.write_text("kind: wfc\nmodel: overlapping\nsample: noise.png\nN: 3\nsymmetry: 1\n")
+    assert main(["validate", "-q", str(spec)]) == 1
+    assert capsys.readouterr().out == (
+        f"{spec}:3:9: 16,384 patterns, more than the 11,585 whose neighbour tables "
+        "(2 x 11,585^2) are made when a spec is read; use a smaller sample, N or symmetry\n"
+    )
+
+
+def test_9000_tiles_are_refused_before_their_tables(tmp_path, capsys):
+    tiles = [{"name": f"t{i}", "color": "#000000"} for i in range(9000)]
+    spec = tmp_path / "tiles.yaml"
+    spec.write_text(json.dumps({"kind": "wfc", "model": "tiled", "size": 4, "tiles": tiles}))
+    assert main(["validate", "-q", str(spec)]) == 1
+    assert capsys.readouterr().out == (
+        f"{spec}:1:55: 9,000 tile variants (tiles and their turns), more than the 8,192 whose "
+        "neighbour tables (4 x 8,192^2) are made when a spec is read; use fewer tiles, or "
+        "tiles with fewer symmetries\n"
+    )
