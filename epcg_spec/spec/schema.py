@@ -275,7 +275,7 @@ def _diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
             )
         ]
     if kind in ("minItems", "maxItems", "minLength", "maxLength", "minProperties"):
-        return [doc.diag(path, f"{where}: {error.message}")]
+        return [doc.diag(path, f"{where} {_size_problem(kind, value, error.validator_value)}")]
     if kind == "pattern":
         hint = _schema_hint(error)
         return [
@@ -286,6 +286,16 @@ def _diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
     if kind == "propertyNames":
         return [doc.diag(path, f"{where}: a key {error.message}")]
     return [doc.diag(path, f"{where}: {_schema_hint(error) or error.message}")]
+
+
+def _size_problem(kind: str, value, bound: int) -> str:
+    """What is wrong with the size of `value`, not quoting it (a list of thousands)."""
+    unit = "characters" if "Length" in kind else "keys" if "Properties" in kind else "items"
+    if kind.startswith("max"):
+        return f"is too long: {len(value):,} {unit}, at most {bound:,}"
+    if not value:
+        return f"is empty; give at least {bound:,} {unit[:-1] if bound == 1 else unit}"
+    return f"is too short: {len(value):,} {unit}, at least {bound:,}"
 
 
 def _boolean_hint(doc: Document, value, wanted: str) -> str:

@@ -149,6 +149,23 @@ CASES = {
         ),
         "15:205: actions nested more than 64 deep",
     ),
+    "rooms-2000": (  # 20,000: explain took 30 s, count asked for 3.7 GiB (exit 3)
+        "rooms.yaml",
+        json.dumps(
+            {
+                "kind": "rooms",
+                "map": {"width": 200, "height": 200},
+                "rooms": [{"name": "r0"}]
+                + [{"name": f"r{i}", "parent": "r0"} for i in range(1, 2000)],
+            }
+        ),
+        "1:66: rooms is too long: 2,000 items, at most 1,000",
+    ),
+    "name-of-300-characters": (  # the message quoted the whole value
+        "name.yaml",
+        _spec("n-queens.yaml", "name: n-queens", "name: " + "a" * 300),
+        "3:7: name is too long: 300 characters, at most 100",
+    ),
     "tracery-json-huge-number": ("n.json", '{"a": [1e999]}', "1:8: 1e999 is too large a number"),
     "tracery-json-rule-not-text": (
         "r.json",
