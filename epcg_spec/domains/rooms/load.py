@@ -12,6 +12,9 @@ from .model import Room, RoomsSpec, SearchOptions
 from .tree import given_tree, nested_tree, size_of
 
 T = TypeVar("T")
+MAX_PLACEMENTS = 1 << 22
+"""Most entries (sizes x 5 sides x cells) of the table of placements, made before any
+estimate (8 bytes an entry, 32 a placement: `explain` then peaks near 350 MiB)."""
 
 
 def load_rooms_spec(doc: Document, params: dict[str, Any]) -> RoomsSpec:
@@ -40,6 +43,8 @@ def load_rooms_spec(doc: Document, params: dict[str, Any]) -> RoomsSpec:
         description=data.get("description", ""),
     )
     problems += _too_large(doc, spec, rooms)
+    if not problems:
+        problems += _too_many_shapes(doc, spec)
     if problems:
         raise SpecError(sorted(problems, key=lambda d: d.pos))
     return spec
@@ -85,6 +90,25 @@ def _too_large(doc: Document, spec: RoomsSpec, rooms: tuple[Room, ...] | None) -
         )
         for path, room in sized
         if not spec.shapes(room)
+    ]
+
+
+def _too_many_shapes(doc: Document, spec: RoomsSpec) -> list[Diagnostic]:
+    """The table of every placement (each room size, turned or not, at each cell, by each
+    side of its parent) is made before any estimate: refused past MAX_PLACEMENTS entries."""
+    shapes = len({s for room in spec.rooms for s in spec.shapes(room)})
+    entries = shapes * 5 * spec.width * spec.height
+    if entries <= MAX_PLACEMENTS:
+        return []
+    most = MAX_PLACEMENTS // (5 * spec.width * spec.height)
+    return [
+        doc.diag(
+            ("rooms",) if "rooms" in doc.data else ("tree",),
+            f"the rooms come in {shapes:,} sizes (turns included): their placements on the "
+            f"{spec.width} x {spec.height} map ({entries:,}) pass the {MAX_PLACEMENTS:,} "
+            "tabled before a build",
+            f"give the rooms at most {most:,} sizes, or a smaller map",
+        )
     ]
 
 

@@ -87,6 +87,22 @@ def allowed_values(spec: RoomsSpec, places: Placements, room_index: int) -> np.n
     return np.isin(places.shape, shapes) & np.isin(places.side, sides) & ~on_rock(spec, places)
 
 
+def allowed_counts(spec: RoomsSpec, places: Placements) -> list[int]:
+    """Per room, how many placements `allowed_values` gives it, counted by size and side
+    once for all the rooms (not a pass over every placement per room)."""
+    free = np.bincount(
+        places.shape * 5 + places.side,
+        weights=~on_rock(spec, places),
+        minlength=len(places.shapes) * 5,
+    )
+    counts = []
+    for room in spec.rooms:
+        sides = [NONE] if room.parent < 0 else list(CHILD_SIDES)
+        shapes = [places.shapes.index(s) for s in spec.shapes(room)]
+        counts.append(sum(int(free[s * 5 + side]) for s in shapes for side in sides))
+    return counts
+
+
 def on_rock(spec: RoomsSpec, places: Placements) -> np.ndarray:
     """Per value: does the room's floor or its corridor cover a rock cell?"""
     hit = np.zeros(len(places.x), dtype=bool)

@@ -17,7 +17,7 @@ from ...search import backtrack, driver
 from ...search.driver import checkpoint_key, count_bound, count_stopped
 from ...search.propagate import Model
 from .model import ORDERS, RoomsSpec
-from .network import Placements, allowed_values, build_network, exclusive_bytes, placements
+from .network import Placements, allowed_counts, build_network, exclusive_bytes, placements
 from .render import MapFrame, Placed, ascii_map, legend, png_map, svg_map
 
 
@@ -40,11 +40,7 @@ class RoomsProblem:
 
     def space_size(self) -> int:
         """Every way to give each room one of its placements (before any test)."""
-        places = placements(self.spec)
-        sizes = [
-            int(allowed_values(self.spec, places, r).sum()) for r in range(len(self.spec.rooms))
-        ]
-        return math.prod(sizes)
+        return math.prod(allowed_counts(self.spec, placements(self.spec)))
 
     def explain(self) -> list[tuple[str, str]]:
         spec = self.spec
@@ -71,7 +67,7 @@ class RoomsProblem:
                 self.estimate(RunContext()),
                 {
                     "estimated memory": "the cells each placement uses (to keep rooms apart), "
-                    "and the map's files",
+                    "the placements each room has left, and the map's files",
                     "estimated disk": "map.txt and map.svg (map.png, compressed, is not counted)",
                 },
             ),
@@ -84,11 +80,14 @@ class RoomsProblem:
 
     def estimate(self, ctx: RunContext) -> Estimate:
         """Floors: the map's text and SVG files (the PNG, compressed, is not counted) and,
-        in memory too, the cells each placement uses; no time (see explain)."""
+        in memory too, the cells each placement uses and which placements each room has
+        left (a byte a room and placement); no time (see explain)."""
         files = float(self.bytes_of_map())
         spec = self.spec
-        uses = exclusive_bytes(spec, placements(spec)) if len(spec.rooms) > 1 else 0
-        return Estimate(memory=files + uses, disk=files, lower_bound=True)
+        places = placements(spec)
+        uses = exclusive_bytes(spec, places) if len(spec.rooms) > 1 else 0
+        domains = len(spec.rooms) * len(places.x)
+        return Estimate(memory=files + uses + domains, disk=files, lower_bound=True)
 
     def bytes_of_map(self) -> int:
         """The fewest bytes of map.txt and map.svg: the map with no room drawn (a room only
