@@ -142,6 +142,7 @@ def held(folder: Path, flag: str = "--out") -> Iterator[None]:
         except OSError as exc:  # a path the system refuses: /proc/x, a read-only disk
             made = False
             raise BuildError(f"{flag} {folder}: cannot make this folder ({exc.strerror})") from None
+        _plain_lock(folder / LOCK, flag)
         try:
             lock.acquire(timeout=0)
         except Timeout:
@@ -159,6 +160,16 @@ def held(folder: Path, flag: str = "--out") -> Iterator[None]:
                 os.rmdir(folder)
         else:
             lock.release()
+
+
+def _plain_lock(path: Path, flag: str) -> None:
+    """Refuse (BuildError) a lock path that is a link or a folder: a folder from elsewhere
+    may hold one, and a lock opened through a link may empty the file it names."""
+    what = "link" if path.is_symlink() else "folder" if path.is_dir() else None
+    if what is not None:
+        raise BuildError(
+            f"{path}: not a lock file a build made (a {what}); remove it, or give another {flag}"
+        )
 
 
 def atomic_write(path: Path, content: str | bytes, flag: str | None = None) -> None:

@@ -480,6 +480,28 @@ def test_ctrl_c_while_the_lock_is_being_made_leaves_no_folder(tmp_path, monkeypa
     assert list((tmp_path / "new").iterdir()) == []
 
 
+@pytest.mark.parametrize("make", ["link", "folder"])
+def test_a_lock_file_that_is_a_make_is_refused_and_its_target_kept(make, tmp_path, capsys):
+    """A folder shipped with `.epcg-lock` linking to a file of yours: filelock before 3.13
+    opened it with O_TRUNC through the link (emptying the file), later ones refuse the
+    link (exit 3). A folder in its place was exit 3 too."""
+    folder, victim = tmp_path / "out", tmp_path / "mine.txt"
+    folder.mkdir()
+    victim.write_text("mine\n")
+    if make == "link":
+        (folder / files.LOCK).symlink_to(victim)
+    else:
+        (folder / files.LOCK).mkdir()
+    spec = str(ROOT / "specs" / "tracery-weather.epcg")
+    assert main(["build", spec, "--out", str(folder), "-q"]) == 1
+    assert capsys.readouterr().err == (
+        f"error: {folder / files.LOCK}: not a lock file a build made (a {make}); remove it, "
+        "or give another --out\n"
+    )
+    assert victim.read_text() == "mine\n"
+    assert sorted(p.name for p in folder.iterdir()) == [files.LOCK]
+
+
 def test_a_name_with_a_parent_step_is_remembered_as_the_file_it_wrote(tmp_path):
     folder = tmp_path / "out"
     files.write_set(folder, {"result.json": "1", "maps/../level.txt": "old"})
