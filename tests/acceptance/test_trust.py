@@ -482,9 +482,9 @@ def test_ctrl_c_while_the_lock_is_being_made_leaves_no_folder(tmp_path, monkeypa
 
 @pytest.mark.parametrize("make", ["link", "folder"])
 def test_a_lock_file_that_is_a_make_is_refused_and_its_target_kept(make, tmp_path, capsys):
-    """A folder shipped with `.epcg-lock` linking to a file of yours: filelock before 3.13
-    opened it with O_TRUNC through the link (emptying the file), later ones refuse the
-    link (exit 3). A folder in its place was exit 3 too."""
+    """A folder shipped with `.epcg-lock` linking to a file of yours: older filelock
+    versions open it with O_TRUNC through the link (emptying the file), newer ones refuse
+    the link (exit 3). A folder in its place was exit 3 too."""
     folder, victim = tmp_path / "out", tmp_path / "mine.txt"
     folder.mkdir()
     victim.write_text("mine\n")
