@@ -28,7 +28,7 @@ from typing import Any, Protocol, TypeVar
 from .. import __version__
 from ..core.context import RunContext
 from ..core.errors import UsageError
-from ..core.files import atomic_write
+from ..core.files import atomic_write, read_bounded
 from ..core.inputs import changed_file
 
 CHUNK_SECONDS = 0.5
@@ -38,6 +38,7 @@ ESTIMATE_AFTER_SECONDS = 1.0  # a run with a time budget measures its rate this 
 CHECKPOINT_FORMAT = 2  # 2: a snapshot's Appended lists kept in parts, beside the file
 CHECKPOINT_NAME = ".checkpoint.json"
 PARTS_NAME = ".checkpoint-parts"  # the parts of the Appended lists, beside the checkpoint
+MAX_CHECKPOINT_BYTES = 2 << 30  # a checkpoint or one of its parts, read (as a result.json is)
 
 P = TypeVar("P")
 
@@ -436,7 +437,7 @@ class OutCheckpoint:
                 "to continue it, or --fresh to discard it and start over"
             )
         try:
-            saved = json.loads(self.path.read_text("utf-8"))
+            saved = json.loads(read_bounded(self.path, MAX_CHECKPOINT_BYTES))
         except (OSError, ValueError) as exc:
             raise UsageError(
                 f"{self.path} cannot be read ({exc}); run with --fresh to start over"
@@ -506,7 +507,9 @@ class OutCheckpoint:
         elements: list = []
         for name in value["$parts"]:
             try:
-                part = json.loads((self.path.parent / PARTS_NAME / name).read_text("utf-8"))
+                part = json.loads(
+                    read_bounded(self.path.parent / PARTS_NAME / name, MAX_CHECKPOINT_BYTES)
+                )
             except (OSError, ValueError) as exc:
                 raise UsageError(
                     f"{self.path}: its part {name} cannot be read ({exc}); run with --fresh "

@@ -299,6 +299,32 @@ def test_a_damaged_checkpoint_asks_for_fresh(text, tmp_path):
         driver.run(job, RunContext(work_dir=tmp_path, resume=True), "k")
 
 
+def _timed_out(signum, frame):
+    raise TimeoutError("read a pipe, waiting for a writer")
+
+
+@pytest.mark.parametrize("pipe", [driver.CHECKPOINT_NAME, "part"])
+def test_a_checkpoint_or_part_that_is_a_pipe_is_refused_not_read(pipe, tmp_path, monkeypatch):
+    """A folder from elsewhere with a pipe in the checkpoint's place: --resume waited forever."""
+    monkeypatch.setattr(driver, "CHECKPOINT_SECONDS", 0.0)
+    job = items.ItemJob("four", 4, lambda i: items.Item({"i": i}), fixed=1)
+    assert driver.run(job, RunContext(work_dir=tmp_path, unit_limit=2), "k").stopped
+    if pipe == "part":
+        pipe = f"{driver.PARTS_NAME}/items-000000000001.json"
+    (tmp_path / pipe).unlink()
+    os.mkfifo(tmp_path / pipe)
+    previous = signal.signal(signal.SIGALRM, _timed_out)
+    signal.alarm(10)
+    try:
+        with pytest.raises(UsageError, match=r"is not a regular file.*--fresh"):
+            driver.run(
+                items.ItemJob("four", 4, job.make), RunContext(work_dir=tmp_path, resume=True), "k"
+            )
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def test_a_stop_while_the_files_are_written_keeps_the_checkpoint(tmp_path, monkeypatch, capsys):
     """The driver removed the checkpoint once the work was done, before the files were
     written: Ctrl-C (or a kill) while writing a large output set lost the whole run."""
