@@ -319,10 +319,13 @@ def in_output_set(path: Path) -> bool:
 
 
 def _set_names(folder: Path) -> set[str]:
-    """The top-level names of the output set recorded in `folder`'s manifest (none if absent)."""
+    """The top-level names of the output set recorded in `folder`'s manifest (none if it is
+    absent, or not a list: a folder from elsewhere may hold anything there, a pipe too)."""
     try:
-        names = json.loads((folder / MANIFEST).read_text("utf-8"))
+        names = json.loads(read_bounded(folder / MANIFEST))
     except (OSError, ValueError):
+        return set()
+    if not isinstance(names, list):
         return set()
     return {Path(n).parts[0] for n in names if isinstance(n, str) and Path(n).parts}
 

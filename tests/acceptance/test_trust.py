@@ -502,6 +502,34 @@ def test_a_lock_file_that_is_a_make_is_refused_and_its_target_kept(make, tmp_pat
     assert sorted(p.name for p in folder.iterdir()) == [files.LOCK]
 
 
+def _timed_out(signum, frame):
+    raise TimeoutError("read a pipe, waiting for a writer")
+
+
+@pytest.mark.parametrize("manifest", ["pipe", "5"])
+def test_a_manifest_that_is_a_pipe_or_no_list_is_taken_for_none(manifest, tmp_path):
+    """A folder from elsewhere: a pipe as its manifest made a build wait forever, a number
+    was exit 3 (TypeError)."""
+    folder = tmp_path / "out"
+    folder.mkdir()
+    if manifest == "pipe":
+        os.mkfifo(folder / files.MANIFEST)
+    else:
+        (folder / files.MANIFEST).write_text(manifest)
+    (folder / "mine.txt").write_text("mine")
+    previous = signal.signal(signal.SIGALRM, _timed_out)
+    signal.alarm(10)
+    began = time.perf_counter()
+    try:
+        files.write_set(folder, {"result.json": "1"})
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert time.perf_counter() - began < 5, "it waited for a writer of the pipe"
+    assert sorted(p.name for p in folder.iterdir()) == [files.MANIFEST, "mine.txt", "result.json"]
+    assert json.loads((folder / files.MANIFEST).read_text()) == ["result.json"]
+
+
 def test_a_name_with_a_parent_step_is_remembered_as_the_file_it_wrote(tmp_path):
     folder = tmp_path / "out"
     files.write_set(folder, {"result.json": "1", "maps/../level.txt": "old"})
