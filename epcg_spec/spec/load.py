@@ -47,15 +47,25 @@ def read_text(path: Path) -> str:
     if path.is_dir():
         raise UsageError(f"{path} is a folder; give a spec file")
     try:
-        return read_bounded(path).decode("utf-8")
+        data = read_bounded(path)
+        return data.decode("utf-8").removeprefix("\ufeff")  # a byte order mark, as YAML reads
     except UnicodeDecodeError as exc:
-        raise SpecError(
-            Diagnostic(Pos(str(path), 1, 1), f"not UTF-8 text ({exc.reason})")
-        ) from None
+        raise SpecError(_not_utf8(path, data, exc)) from None
     except NotReadable as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:
         raise UsageError(f"{path}: {exc.strerror}") from None
+
+
+def _not_utf8(path: Path, data: bytes, exc: UnicodeDecodeError) -> Diagnostic:
+    """Where in `data` the first byte that is not UTF-8 stands, and what it is."""
+    line_start = data.rfind(b"\n", 0, exc.start) + 1
+    col = len(data[line_start : exc.start].decode("utf-8", errors="replace")) + 1
+    return Diagnostic(
+        Pos(str(path), data.count(b"\n", 0, exc.start) + 1, col),
+        f"byte 0x{data[exc.start]:02X} is not UTF-8 text ({exc.reason})",
+        "save the file as UTF-8",
+    )
 
 
 def load_document(path: Path) -> Document:

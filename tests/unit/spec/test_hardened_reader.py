@@ -352,3 +352,25 @@ def test_a_message_lists_the_first_30_names_and_how_many(tmp_path, capsys):
     assert out == [
         f"{path}:1:3770: unknown tile 't5x'; did you mean 't5'? (tiles: {listed}, ... (100 in all))"
     ]
+
+
+@pytest.mark.parametrize(
+    "name", ["sudoku-4x4.epcg", "tracery-tavern.json", "tracery-weather.epcg", "n-queens.yaml"]
+)
+def test_a_byte_order_mark_is_read_as_yaml_reads_it(name, tmp_path, capsys):
+    """Editors on Windows begin UTF-8 files with one: the DSL refused it as an unexpected
+    character, JSON as a syntax error."""
+    path = tmp_path / name
+    path.write_bytes(b"\xef\xbb\xbf" + (SPECS / name).read_bytes())
+    assert main(["validate", "-q", str(path)]) == 0, capsys.readouterr().out
+
+
+def test_a_byte_that_is_not_utf8_is_located(tmp_path, capsys):
+    path = tmp_path / "latin1.epcg"
+    text = (SPECS / "tracery-weather.epcg").read_text("utf-8")
+    path.write_bytes(text.replace("light |", "lïght |").encode("latin-1"))
+    assert main(["validate", "-q", str(path)]) == 1
+    assert capsys.readouterr().out == (
+        f"{path}:11:11: byte 0xEF is not UTF-8 text (invalid continuation byte); "
+        "save the file as UTF-8\n"
+    )
