@@ -13,7 +13,7 @@ import click
 from .. import __version__, api
 from ..compile import registry
 from ..compile.flags import build_instead
-from ..core.errors import BuildError, Interrupted, UsageError
+from ..core.errors import BuildError, Interrupted, UsageError, printable
 from ..core.files import atomic_write, in_output_set, not_a_file, output_folder
 from ..core.sizes import INT64_MAX
 from ..output.explain import explain_document
@@ -188,7 +188,7 @@ def _emit(result: api.Result, as_json: bool, folder: Path | None = None) -> None
         more = len(lines) - (SUMMARY_LINES - 1)
         lines = [*lines[: SUMMARY_LINES - 1], f"... {more:,} lines more: see {folder}/result.json"]
     for line in lines:
-        click.echo(line)
+        click.echo(printable(line))
 
 
 def _stopped(result: api.Result, where: str) -> None:
@@ -400,7 +400,7 @@ def explain(spec, as_json, params):
         return OK
     width = max(len(label) for label, _ in rows)
     for label, text in rows:
-        click.echo(f"{label:<{width}}  {text}")
+        click.echo(printable(f"{label:<{width}}  {text}"))
     return OK
 
 

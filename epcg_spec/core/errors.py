@@ -23,11 +23,14 @@ class Pos:
         return f"{self.path}:{self.line}:{self.col}"
 
 
-# what str.splitlines breaks at, written as escapes: a problem is one line, whatever text of
-# the spec (or file name) its message quotes (a NEL, U+0085, in a name made two lines of one)
+# what str.splitlines breaks at, and every other control character but the tab, written as
+# escapes: a problem is one line, whatever text of the spec (or file name) its message quotes
+# (a NEL, U+0085, in a name made two lines of one), and no text of a spec can send the
+# terminal a command (an escaped ESC or BEL in a YAML string: colours, the window's title)
+_CONTROLS = [chr(c) for c in (*range(0x20), 0x7F, *range(0x80, 0xA0)) if chr(c) != "\t"]
 _ONE_LINE = str.maketrans(
     {
-        **{c: f"\\x{ord(c):02x}" for c in "\x1c\x1d\x1e\x85"},
+        **{c: f"\\x{ord(c):02x}" for c in _CONTROLS},
         **{c: f"\\u{ord(c):04x}" for c in "\u2028\u2029"},
         **{"\n": "\\n", "\r": "\\r", "\v": "\\v", "\f": "\\f"},
     }
@@ -56,6 +59,15 @@ class Diagnostic:
 def one_line(text: str) -> str:
     """`text` with the line breaks it quotes written as escapes (\\n, \\x85, \\u2028...)."""
     return text.translate(_ONE_LINE)
+
+
+_PRINTABLE = str.maketrans({c: f"\\x{ord(c):02x}" for c in _CONTROLS if c != "\n"})
+
+
+def printable(text: str) -> str:
+    """`text` (lines a command shows: a summary, explain's rows) with its control characters
+    but the tab and the line break written as escapes, as `one_line` writes them."""
+    return text.translate(_PRINTABLE)
 
 
 MAX_LISTED = 30

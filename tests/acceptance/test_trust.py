@@ -530,6 +530,27 @@ def test_a_manifest_that_is_a_pipe_or_no_list_is_taken_for_none(manifest, tmp_pa
     assert json.loads((folder / files.MANIFEST).read_text()) == ["result.json"]
 
 
+def test_no_text_of_a_spec_reaches_the_terminal_as_a_command(tmp_path, capsys):
+    """An ESC or BEL escaped in a YAML string (a colour, a window title) was printed as it
+    is: by validate's messages, and by a build's or a sample's summary."""
+    spec = tmp_path / "esc.yaml"
+    spec.write_text(
+        'kind: tracery\nname: esc\ngrammar:\n  origin: ["\\e]0;TITLE\\a\\e[31mred"]\n"\\e[2J": 1\n'
+    )
+    assert main(["validate", "-q", str(spec)]) == 1
+    assert capsys.readouterr().out == (
+        f"{spec}:5:1: unknown key '\\x1b[2J' in the spec; valid keys: compat, depth, "
+        "description, generate, grammar, grammar_file, kind, name, no_repeat, origin, seed, "
+        "start\n"
+    )
+    spec.write_text(spec.read_text().replace('"\\e[2J": 1\n', ""))
+    assert main(["build", str(spec), "-q", "--out", str(tmp_path / "out")]) == 0
+    assert main(["sample", str(spec)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\\x1b]0;TITLE\\x07\\x1b[31mred") >= 2
+    assert "\x1b" not in out and "\x07" not in out
+
+
 def test_a_name_with_a_parent_step_is_remembered_as_the_file_it_wrote(tmp_path):
     folder = tmp_path / "out"
     files.write_set(folder, {"result.json": "1", "maps/../level.txt": "old"})
