@@ -208,9 +208,25 @@ def _unknown_object(doc: Document, path: DocPath, name: str, known: dict[str, Ob
     )
 
 
+MAX_NODES = 4096
+"""Most nodes a puzzle may have: every count and estimate of its orders is made of
+2^(nodes^2) and nodes^3 (a spec of thousands of templates had hundreds of thousands)."""
+
+
 def _check_matches(doc: Document, spec: PpgSpec, problems: list[Diagnostic]) -> None:
     """Every rule side and the goal must name at least one node (the goal exactly one)."""
     universe = largest_universe(spec)
+    if len(universe.nodes) > MAX_NODES:
+        problems.append(
+            doc.diag(
+                ("objects",),
+                f"the largest puzzle has {len(universe.nodes):,} nodes (each object, and each "
+                f"copy of a template, in each state it can reach); at most {MAX_NODES:,}",
+                "use fewer objects, copies or states (an order of 4,096 nodes is already "
+                "3 TiB of network)",
+            )
+        )
+        return
     if not universe.nodes:
         problems.append(
             doc.diag(

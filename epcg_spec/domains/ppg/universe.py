@@ -8,6 +8,7 @@ template (every copy) or one copy, with a state or without (any state).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from ...core.rng import numpy_stream
 from .model import ObjectSpec, PpgSpec, Rule, Side
@@ -43,11 +44,19 @@ class Universe:
 
     def matching(self, side: Side) -> list[int]:
         """Nodes whose thing the side names and whose state it allows."""
-        return [
-            i
-            for i, node in enumerate(self.nodes)
-            if names(side, self.things[node.thing]) and side.state in (None, node.state)
-        ]
+        named = self._named.get(side.name, ())
+        return [i for i in named if side.state in (None, self.nodes[i].state)]
+
+    @cached_property
+    def _named(self) -> dict[str, list[int]]:
+        """The nodes each name stands for (see `names`), in order: found by name, not by a
+        pass over every node per rule side (thousands of each took minutes)."""
+        out: dict[str, list[int]] = {}
+        for i, node in enumerate(self.nodes):
+            thing = self.things[node.thing]
+            for name in dict.fromkeys((thing.name, thing.spec.name)):
+                out.setdefault(name, []).append(i)
+        return out
 
     def rule_sets(self) -> list[tuple[list[int], list[int]]]:
         return [(self.matching(r.lh), self.matching(r.rh)) for r in self.rules]
@@ -61,11 +70,18 @@ class Universe:
     def template_orbits(self) -> list[list[list[int]]]:
         """Per template with several copies: the node lists of its copies, state by state."""
         out = []
-        for spec in {t.spec.name: t.spec for t in self.things if t.copy is not None}.values():
-            copies = [k for k, t in enumerate(self.things) if t.spec is spec]
+        copies_of: dict[str, list[int]] = {}
+        for k, thing in enumerate(self.things):
+            if thing.copy is not None:
+                copies_of.setdefault(thing.spec.name, []).append(k)
+        for copies in copies_of.values():
             if len(copies) < 2:
                 continue
-            per_copy = [[i for i, n in enumerate(self.nodes) if n.thing == k] for k in copies]
+            spec = self.things[copies[0]].spec
+            per_copy = [
+                [i for i in self._named[self.things[k].name] if self.nodes[i].thing == k]
+                for k in copies
+            ]
             alike = len({tuple(self.nodes[i].state for i in c) for c in per_copy}) == 1
             if alike and not self._names_a_copy_of(spec):
                 out.append(per_copy)

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from epcg_spec.cli.main import main
-from epcg_spec.domains.ppg.universe import largest_universe
+from epcg_spec.domains.ppg.universe import largest_universe, names
 from epcg_spec.spec.load import load_spec
+
+SPECS = Path(__file__).parents[3] / "specs"
 
 LEVER = """\
 kind: ppg
@@ -127,3 +132,40 @@ def test_ppg_yaml_names_that_yaml_reads_as_booleans_keep_their_text(tmp_path):
     spec = load_spec(path).spec
     assert spec.objects[0].states == ("off", "on") and spec.objects[0].initial == "off"
     assert spec.rules[0].lh.state == "on"
+
+
+def test_a_puzzle_of_6400_nodes_is_refused_before_its_orders_are_counted(tmp_path, capsys):
+    """2,000 templates of 64 copies made 128,000 nodes: each rule side was matched by a pass
+    over every node (validate took minutes) and explain computed 2^(n (n - 1))."""
+    objects = [
+        {
+            "name": f"O{i}",
+            "is_template": True,
+            "exact_number": 64,
+            "states": [{"name": "a", "default": True}, "b"],
+            "transitions": [{"event": "e", "from": "a", "to": "b"}],
+        }
+        for i in range(100)
+    ]
+    rules = [{"type": "BEFORE", "lh": {"name": "O0", "state": "b"}, "rh": {"name": "O1"}}]
+    spec = {"kind": "ppg", "mode": "enumerate", "symmetry": "templates"}
+    assert errors(tmp_path, capsys, json.dumps({**spec, "objects": objects, "rules": rules})) == [
+        f"{tmp_path / 'spec.yaml'}:1:74: the largest puzzle has 6,400 nodes (each object, and "
+        "each copy of a template, in each state it can reach); at most 4,096; use fewer "
+        "objects, copies or states (an order of 4,096 nodes is already 3 TiB of network)"
+    ]
+
+
+@pytest.mark.parametrize("name", ["ppg-escape-room.yaml", "ppg-levers.epcg", "ppg-universe.yaml"])
+def test_rule_sides_match_the_nodes_their_names_stand_for(name):
+    """Matching by name gives the nodes a pass over every node gave."""
+    universe = largest_universe(load_spec(SPECS / name).spec)
+    sides = [s for r in universe.rules for s in (r.lh, r.rh)] + [universe.goal] * bool(
+        universe.goal
+    )
+    for side in sides:
+        assert universe.matching(side) == [
+            i
+            for i, node in enumerate(universe.nodes)
+            if names(side, universe.things[node.thing]) and side.state in (None, node.state)
+        ]
