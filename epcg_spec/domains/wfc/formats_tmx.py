@@ -20,7 +20,6 @@ as hexes). The tileset depends on the run alone, so the outputs of a run share o
 from __future__ import annotations
 
 import base64
-import binascii
 import io
 import logging
 import math
@@ -160,7 +159,7 @@ def _check_data(source: str, layer: Element, cells: int) -> None:
             stream = zlib.decompressobj(WINDOW_BITS[compression])
             raw = stream.decompress(base64.b64decode(data.text), 4 * cells + 1)
             complete = stream.eof and not stream.unused_data
-        except (binascii.Error, zlib.error):
+        except (ValueError, zlib.error):  # binascii.Error, and text that is not ASCII
             complete = False
         if not complete or len(raw) > 4 * cells:
             raise _fail(source, data, f"the {compression} data is broken or holds more than "

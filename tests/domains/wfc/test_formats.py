@@ -278,6 +278,8 @@ BROKEN_MAPS = [  # (the map's text, a file beside it, the one line's start and m
      "<image> needs a whole number 'width'"),
     (MAP.format(data=f'<data encoding="base64" compression="zlib">{ZLIB_BOMB}</data>'),
      None, "m.tmx:9:3:", "the zlib data is broken or holds more than the map's 6 cells"),
+    (MAP.format(data='<data encoding="base64" compression="zlib">éé</data>'),  # was exit 3
+     None, "m.tmx:9:3:", "the zlib data is broken or holds more than the map's 6 cells"),
     (MAP.replace('width="4" height="4"', 'width="2147483648" height="9"'), None, "m.tmx:5:3:",
      "the map's atlases hold more than 65536 tiles"),
     (MAP.replace(' <tileset', ' <tileset firstgid="5" name="u" tilewidth="2" tileheight="2">'
