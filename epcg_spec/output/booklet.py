@@ -98,7 +98,10 @@ PRINTABLE: dict[str, Callable[[dict[str, Any], Path], tuple[list[Sheet], list[Sh
 
 def _read(path: Path, label: str, notes: tuple[str, ...] = ()) -> Sheet:
     """The sheet of a picture the build drew; one missing, or not a regular file of bounded
-    size (a pipe), is named in one line."""
+    size (a pipe), or a link (a build writes none: through one, a picture from anywhere on
+    the disk went into the PDF), is named in one line."""
+    if path.is_symlink():
+        raise BuildError(f"{path}: cannot read this picture (a symbolic link; a build writes none)")
     try:
         return Sheet(read_bounded(path).decode("utf-8"), label, notes, path)
     except FileNotFoundError:

@@ -122,6 +122,21 @@ def test_a_fling_picture_that_is_a_pipe_is_refused_not_read(built, tmp_path, cap
     assert err.startswith(f"error: {picture}: cannot read this picture (")
 
 
+def test_a_fling_picture_that_is_a_link_is_refused_not_read(built, tmp_path, capsys):
+    """A link in the place of a picture put a picture from elsewhere into the PDF."""
+    folder = tmp_path / "fling"
+    shutil.copytree(built["fling"], folder)
+    picture = folder / "board-0.svg"
+    (tmp_path / "private.svg").write_bytes(picture.read_bytes())
+    picture.unlink()
+    picture.symlink_to(tmp_path / "private.svg")
+    assert main(["gallery", str(folder), "--print"]) == 1
+    assert capsys.readouterr().err == (
+        f"error: {picture}: cannot read this picture (a symbolic link; a build writes none)\n"
+    )
+    assert not (folder / "puzzles.pdf").exists()
+
+
 PICTURES = {  # what the booklet refused to draw, or drew with a file from elsewhere
     "not XML": "<svg garbage",
     "a size fpdf2 cannot read": '<svg xmlns="http://www.w3.org/2000/svg" width="1e9"/>',
