@@ -246,13 +246,13 @@ def _relative_names(target: Path, names: list[str]) -> list[str]:
     links = {e.name for e in _entries(target) if e.is_symlink()}
     return [
         name
-        if isinstance(name, str) and _plain(name) and name not in links
+        if isinstance(name, str) and plain_name(name) and name not in links
         else str(contained(target, name).relative_to(target))
         for name in names
     ]
 
 
-def _plain(name: str) -> bool:
+def plain_name(name: str) -> bool:
     """A file name with no folder in it, which `contained` would not change."""
     return name not in ("", ".", "..") and "/" not in name and os.path.split(name) == ("", name)
 

@@ -28,7 +28,7 @@ from typing import Any, Protocol, TypeVar
 from .. import __version__
 from ..core.context import RunContext
 from ..core.errors import UsageError
-from ..core.files import atomic_write, read_bounded
+from ..core.files import atomic_write, plain_name, read_bounded
 from ..core.inputs import changed_file
 
 CHUNK_SECONDS = 0.5
@@ -505,11 +505,21 @@ class OutCheckpoint:
         if set(value) != {"$parts"}:
             return {k: self._joined(f"{key}.{k}".lstrip("."), v) for k, v in value.items()}
         elements: list = []
-        for name in value["$parts"]:
+        names = value["$parts"]
+        if not isinstance(names, list) or not all(
+            isinstance(n, str) and plain_name(n) for n in names
+        ):
+            raise UsageError(
+                f"{self.path} is damaged: its parts are named by plain file names in "
+                f"{PARTS_NAME}; run with --fresh to start over"
+            )
+        for name in names:
             try:
                 part = json.loads(
                     read_bounded(self.path.parent / PARTS_NAME / name, MAX_CHECKPOINT_BYTES)
                 )
+                if not isinstance(part, list):
+                    raise ValueError("not a list")
             except (OSError, ValueError) as exc:
                 raise UsageError(
                     f"{self.path}: its part {name} cannot be read ({exc}); run with --fresh "

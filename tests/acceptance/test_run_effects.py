@@ -289,6 +289,36 @@ def test_a_damaged_part_asks_for_fresh(tmp_path, monkeypatch):
         )
 
 
+@pytest.mark.parametrize("names", [["../../secret.json"], [str(Path("/etc/passwd"))], "items", [3]])
+def test_a_checkpoint_naming_parts_elsewhere_is_refused_unread(names, tmp_path, monkeypatch):
+    """A checkpoint with the right key but part names with a folder in them read files
+    outside the output folder on --resume (a list there joined the run's items)."""
+    secret = tmp_path / "secret.json"
+    secret.write_text('[{"i": 99}]')
+    folder = tmp_path / "a" / "b"
+    monkeypatch.setattr(driver, "CHECKPOINT_SECONDS", 0.0)
+    job = items.ItemJob("four", 4, lambda i: items.Item({"i": i}), fixed=1)
+    assert driver.run(job, RunContext(work_dir=folder, unit_limit=2), "k").stopped
+    saved = json.loads((folder / driver.CHECKPOINT_NAME).read_text())
+    saved["state"]["items"]["$parts"] = names
+    (folder / driver.CHECKPOINT_NAME).write_text(json.dumps(saved))
+    with pytest.raises(UsageError, match=r"is damaged: its parts are named by plain file names"):
+        driver.run(
+            items.ItemJob("four", 4, job.make), RunContext(work_dir=folder, resume=True), "k"
+        )
+
+
+def test_a_part_that_is_no_list_asks_for_fresh(tmp_path, monkeypatch):
+    monkeypatch.setattr(driver, "CHECKPOINT_SECONDS", 0.0)
+    job = items.ItemJob("four", 4, lambda i: items.Item({"i": i}), fixed=1)
+    assert driver.run(job, RunContext(work_dir=tmp_path, unit_limit=2), "k").stopped
+    (tmp_path / driver.PARTS_NAME / "items-000000000001.json").write_text("7")
+    with pytest.raises(UsageError, match=r"items-000000000001\.json cannot be read \(not a list"):
+        driver.run(
+            items.ItemJob("four", 4, job.make), RunContext(work_dir=tmp_path, resume=True), "k"
+        )
+
+
 @pytest.mark.parametrize("text", ["[1, 2]", '{"format": 2, "key": "k", "inputs": [1]}'])
 def test_a_damaged_checkpoint_asks_for_fresh(text, tmp_path):
     """A checkpoint that was a list, or listed its input files as one, was an internal
