@@ -9,7 +9,8 @@ generated module, where the names it leaves free are that problem's own kernels:
     check_full(x, P) -> bool              every constraint, on a complete state
     space_candidates(x, p, S) -> uint64   the values x[p] can take after x[:p] (MASK_WALK)
     space_uniform(x, p, S) -> bool        subtree sizes under x[p] do not depend on its value
-    prefix_ok(x, d, P, T, A) -> bool      the terms that need exactly d leading positions
+    prefix_ok(x, d, P, T, A) -> bool      the terms that need exactly d leading positions,
+                                          and the bounds of those tested at d
                                           (A: per-depth scratch of the distinct checks)
     forward(x, d, P, T, A) -> uint64      values x[d] must avoid given x[:d] (MASK_WALK)
     score(x, P) -> float                  the objective, oriented so that larger is better

@@ -85,6 +85,12 @@ class RankedSpace(ABC):
     def value_range(self, pos: int) -> tuple[int, int]:
         """Inclusive bounds of the values that position `pos` can hold."""
 
+    def rising_from(self, pos: int) -> tuple[int, int] | None:
+        """(first, step) where every state has x[pos] >= x[q] + step * (pos - q) for each
+        position q in first..pos-1 (a sorted run, step 0 non-decreasing, 1 increasing);
+        None where the values of earlier positions bound x[pos] from below in no such way."""
+        return None
+
     @property
     def mask_walkable(self) -> bool:
         """True if every value is below 64, so the values a position can take fit a mask."""

@@ -28,6 +28,9 @@ class CombinationSpace(LoneSpace):
         pos = self._check_pos(pos)
         return pos, self.n - self.k + pos
 
+    def rising_from(self, pos: int) -> tuple[int, int]:
+        return 0, 1
+
     def _contains(self, x: np.ndarray) -> bool:
         return bool(np.all(np.diff(x) > 0)) and values_below(x, self.n)
 

@@ -28,6 +28,9 @@ class MultisetSpace(LoneSpace):
         self._check_pos(pos)
         return 0, self.n - 1
 
+    def rising_from(self, pos: int) -> tuple[int, int]:
+        return 0, 0
+
     def _contains(self, x: np.ndarray) -> bool:
         return bool(np.all(np.diff(x) >= 0)) and values_below(x, self.n)
 

@@ -44,6 +44,11 @@ class ProductSpace(RankedSpace):
         f = bisect_right(self.offsets, self._check_pos(pos)) - 1
         return self.factors[f][1].value_range(pos - self.offsets[f])
 
+    def rising_from(self, pos: int) -> tuple[int, int] | None:
+        f = bisect_right(self.offsets, self._check_pos(pos)) - 1
+        rising = self.factors[f][1].rising_from(pos - self.offsets[f])
+        return None if rising is None else (rising[0] + self.offsets[f], rising[1])
+
     def kernel_args(self) -> tuple[np.ndarray, ...]:
         """The factors' (prm, tab) pairs, concatenated in factor order."""
         self.check_fits()

@@ -10,6 +10,7 @@ from ...compile.connector import identifier, loop_template
 from ...spaces import space_kernel_source
 from ...spec.expr.analysis import DistinctFamily, TermFamily
 from ...spec.expr.codegen import MASK_BITS, NJIT, ExpressionWriter
+from ...spec.expr.interval import IntervalWriter
 from .model import Condition, SpaceSpec
 
 DUMMY_TABLE = np.zeros(1, np.int64)
@@ -91,7 +92,8 @@ def _prefix_check(
 
     A holds, per depth and per distinct group (masks only), the bit mask of the group's
     values at that depth of the current path: a child reads its parent's mask and adds its
-    own new items, so a distinct check costs O(new items), not O(group). Constraints
+    own new items, so a distinct check costs O(new items), not O(group). Last, the bounds
+    of the terms that have them (expr/interval.py), cheap checks first. Constraints
     written as Python functions are checked on complete states only.
     """
     length = spec.space.length
@@ -103,12 +105,20 @@ def _prefix_check(
     groups = 0
     for k, family in enumerate(spec.pruning.terms):
         body += _term_loop(writer, k, family, len(tables))
-        tables += _term_tables(family, length)
+        tables += _term_tables(family.rows, family.variables, length)
     for k, family in enumerate(spec.pruning.distincts):
         masked = _masked(family)
         body += _distinct_loop(writer, k, family, len(tables), groups if masked else -1)
         tables += _distinct_tables(family, length)
         groups += family.groups if masked else 0
+    bounded = [family for family in spec.pruning.terms if family.bounds]
+    if bounded:
+        ranges = len(tables)
+        tables.append(_range_table(spec))
+        intervals = IntervalWriter(writer, spec.symbols)
+        for k, family in enumerate(bounded):
+            body += _bound_loop(intervals, k, family, len(tables), ranges)
+            tables += _term_tables(family.bounds, family.variables, length)
     lines = "\n".join("    " + line for line in [*body, "return True"])
     writer.functions.append(f"{NJIT}\ndef prefix_ok(x, d, P, T, A):\n{lines}\n")
     _forward(writer, spec, len(spec.pruning.terms) * 2)
@@ -178,20 +188,52 @@ def _term_loop(writer, k: int, family: TermFamily, at: int) -> list[str]:
     ]
 
 
-def _rows(family: TermFamily | DistinctFamily, first_column: int) -> np.ndarray:
+def _bound_loop(intervals: IntervalWriter, k: int, family: TermFamily, at: int, ranges: int):
+    """Test the bounds of the family's terms whose rows are at depth d (R: _range_table)."""
+    name = f"bound{k}"
+    intervals.function(name, family)
+    values = (f"rows[r, {1 + i}]" for i in range(len(family.variables)))
+    return [
+        f"rows = T[{at}]",
+        f"offs = T[{at + 1}]",
+        f"R = T[{ranges}]",
+        "for r in range(offs[d], offs[d + 1]):",
+        f"    if not {name}({', '.join(['x', 'd', 'P', 'R', *values])}):",
+        "        return False",
+    ]
+
+
+def _range_table(spec: SpaceSpec) -> np.ndarray:
+    """Per position: its lowest and highest value (with `start`), and the first position
+    and step of the sorted run it is in (the state's length and 0 where none), for the
+    bounds of expr/interval.py."""
+    space, length = spec.space, spec.space.length
+    table = np.zeros((length, 4), dtype=np.int64)
+    for array in spec.arrays:
+        for p in range(array.offset, array.offset + array.length):
+            lo, hi = space.value_range(p)
+            first, step = space.rising_from(p) or (length, 0)
+            table[p] = (lo + array.start, hi + array.start, first, step)
+    return table
+
+
+def _rows(rows: list[tuple[int, ...]], variables: tuple[str, ...], first_column: int):
     """A family's rows, sorted, as a table: leading columns, then one per loop variable.
 
     The width is stated, not inferred, so a family over no terms (`distinct(... for i in
     range(0))`, true like any check over nothing) gives an empty table of the right shape.
     """
-    width = first_column + len(family.variables)
-    return np.array(sorted(family.rows), dtype=np.int64).reshape(len(family.rows), width)
+    width = first_column + len(variables)
+    return np.array(sorted(rows), dtype=np.int64).reshape(len(rows), width)
 
 
-def _term_tables(family: TermFamily, length: int) -> list[np.ndarray]:
-    rows = _rows(family, 1)
-    offsets = np.searchsorted(rows[:, 0], np.arange(length + 2), side="left").astype(np.int64)
-    return [rows, offsets]
+def _term_tables(
+    rows: list[tuple[int, ...]], variables: tuple[str, ...], length: int
+) -> list[np.ndarray]:
+    """Rows (depth, loop values) sorted, and per depth d the first row at depth d."""
+    table = _rows(rows, variables, 1)
+    offsets = np.searchsorted(table[:, 0], np.arange(length + 2), side="left").astype(np.int64)
+    return [table, offsets]
 
 
 def _distinct_loop(writer, k: int, family: DistinctFamily, at: int, base: int) -> list[str]:
@@ -239,7 +281,7 @@ def _distinct_loop(writer, k: int, family: DistinctFamily, at: int, base: int) -
 def _distinct_tables(family: DistinctFamily, length: int) -> list[np.ndarray]:
     """Rows sorted by (group, depth), and per depth the (group, first row, end row, previous
     depth of the group, group's first row) entries of the groups with new items there."""
-    rows = _rows(family, 3)
+    rows = _rows(family.rows, family.variables, 3)
     by_depth: list[list[list[int]]] = [[] for _ in range(length + 2)]
     previous: dict[int, int] = {}
     group_start: dict[int, int] = {}

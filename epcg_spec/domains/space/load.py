@@ -326,15 +326,28 @@ def _split_for_pruning(spec: SpaceSpec) -> None:
             spec.pruning.usable.append(f"no: a Python function, checked at depth {length}")
             continue
         analyzer = spec.analyzer.fresh()
+        known = set(terms)
         try:
             analyzer.decompose(condition.expr, {}, (), terms, distincts)
         except ExprProblem as problem:  # the analysis budget, spent on a huge expansion
             raise SpecError(expression_problem(spec.document, condition.path, problem)) from None
         usable = sorted(d for d in analyzer.depths if d < length)
-        spec.pruning.usable.append(
-            f"yes: terms checked from depth {usable[0]} of {length}"
-            if usable
-            else f"no: it reads the whole state (checked at depth {length})"
-        )
+        bounds = [row[0] for key, f in terms.items() if key not in known for row in f.bounds]
+        spec.pruning.usable.append(_usable(usable, bounds, length))
     spec.pruning.terms = list(terms.values())
     spec.pruning.distincts = list(distincts.values())
+
+
+def _usable(depths: list[int], bounds: list[int], length: int) -> str:
+    """How a constraint prunes: from which depth its terms are checked whole, and from
+    which its terms' bounds (sums, counts, arithmetic) are tested, if they are."""
+    if not depths and not bounds:
+        return f"no: it reads the whole state (checked at depth {length})"
+    whole = (
+        f"terms checked from depth {depths[0]} of {length}"
+        if depths
+        else f"checked whole at depth {length}"
+    )
+    if not bounds:
+        return f"yes: {whole}"
+    return f"yes: bounds on its sums and counts from depth {min(bounds)}, {whole}"

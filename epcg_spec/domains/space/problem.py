@@ -92,7 +92,7 @@ class SpaceProblem:
         """Memory of the block results and prefix tables; time only without pruning (with
         it, the bound is no forecast a build should be refused on)."""
         size = self.space_size()
-        terms = sum(len(f.rows) for f in self.spec.pruning.terms)
+        terms = sum(len(f.rows) + len(f.bounds) for f in self.spec.pruning.terms)
         items = sum(len(f.rows) for f in self.spec.pruning.distincts)
         top, length = max(self.spec.top, 1), self.spec.space.length
         memory = min(size, exhaustive.chunk_most(top, length)) * exhaustive.result_bytes(

@@ -29,6 +29,7 @@ from .ast import (
     Name,
     Num,
     Unary,
+    walk,
 )
 from .check import ArraySymbol, ExprProblem, ParamSymbol, Symbol, reads_state
 
@@ -57,19 +58,24 @@ Value = int | float | bool | Span
 
 @dataclass
 class Reads:
-    """The deepest state position an evaluation read; unknown if an index read the state."""
+    """The state positions an evaluation read (the deepest, and each one); unknown if an
+    index read the state."""
 
     deepest: int = -1
     unknown: bool = False
+    positions: set[int] = field(default_factory=set)
 
 
 @dataclass
 class AggregateFacts:
-    """What the analysis learnt about one comprehension: most terms, hull of its values."""
+    """What the analysis learnt about one comprehension: most terms, hull of its values, and
+    the most that the negative parts of its terms' bounds, or the positive ones, add up to
+    (a bound on every partial sum of a `sum`; inf where a term is unbounded)."""
 
     max_terms: int = 0
     lo: float | None = None
     hi: float | None = None
+    spread: float = 0
 
     def widen(self, value: Value) -> None:
         lo, hi = _bounds(value)
@@ -79,12 +85,16 @@ class AggregateFacts:
 
 @dataclass
 class TermFamily:
-    """Terms of one sub-expression, each bound to loop values and checked at its depth."""
+    """Terms of one sub-expression, each bound to loop values and checked at its depth;
+    where its bounds can fail a prefix (`bounded`), also tested on the shorter prefixes of
+    `bounds` (rows as `rows`: depth, then the loop values), see expr/interval.py."""
 
     body: Expr
     guards: tuple[Expr, ...]
     variables: tuple[str, ...]
     rows: list[tuple[int, ...]] = field(default_factory=list)
+    bounded: bool = False
+    bounds: list[tuple[int, ...]] = field(default_factory=list)
 
 
 @dataclass
@@ -185,6 +195,7 @@ class Analyzer:
                     f"0..{array.length - 1}){_when(env)}",
                 )
             reads.deepest = max(reads.deepest, array.offset + int(index))
+            reads.positions.add(array.offset + int(index))
         return Span(array.lo, array.hi)
 
     def _call(self, e: Call, env, reads) -> Value:
@@ -240,6 +251,7 @@ class Analyzer:
             facts.widen(term)
             terms.append(term)
         facts.max_terms = max(facts.max_terms, len(terms))
+        facts.spread = max(facts.spread, _spread(terms))
         known = not guards and not any(isinstance(t, Span) for t in terms)
         return self._combine(e.func, terms, known)
 
@@ -415,10 +427,76 @@ class Analyzer:
         return 0 if reads.deepest < position else None
 
     def _term(self, body, guards, env, variables, terms) -> None:
-        family = terms.setdefault(id(body), TermFamily(body, guards, variables))
-        depth = self.depth((body, *guards), env)
-        family.rows.append((depth, *(env[v] for v in variables)))
+        family = terms.get(id(body))
+        if family is None:
+            family = TermFamily(body, guards, variables)
+            family.bounded = boundable(body, guards, self.symbols)
+            terms[id(body)] = family
+        reads = Reads()
+        for e in (body, *guards):
+            self.value(e, env, reads)
+        depth = self.state_length if reads.unknown else max(reads.deepest + 1, 1)
+        values = tuple(env[v] for v in variables)
+        family.rows.append((depth, *values))
         self.depths.add(depth)
+        if family.bounded and (reads.unknown or not self._sums_fit(body, guards)):
+            family.bounded = False  # a term that reads where the state says, or sums that
+            family.bounds.clear()  # could leave int64 on the way: checked whole only
+        if family.bounded:
+            family.bounds += [(p + 1, *values) for p in sorted(reads.positions) if p + 1 < depth]
+
+    def _sums_fit(self, *exprs: Expr) -> bool:
+        """Whether every partial sum of the bounds of each `sum` in `exprs` fits int64."""
+        return all(
+            self.facts[id(node)].spread <= INT_MAX
+            for e in exprs
+            for node in walk(e)
+            if isinstance(node, Aggregate) and node.func == "sum"
+        )
+
+
+def boundable(body: Expr, guards: tuple[Expr, ...], symbols: dict[str, Symbol]) -> bool:
+    """Whether a term gets bounds on prefixes (expr/interval.py): its body compares (other
+    than by != alone) a sum, count, min or max, or arithmetic, over the state, and it holds
+    nothing whose bounds are not simple: a division `/` or a decimal (numbers, not
+    integers), a power of the state, a min() or max() over terms the state selects."""
+    nodes = [node for e in (body, *guards) for node in walk(e)]
+    if any(_opaque(node, symbols) for node in nodes):
+        return False
+    return any(
+        isinstance(node, Compare)
+        and set(node.ops) != {"!="}
+        and any(_arithmetic(o, symbols) for o in node.operands)
+        for node in walk(body)
+    )
+
+
+def _opaque(node: Expr, symbols: dict[str, Symbol]) -> bool:
+    if isinstance(node, Num):
+        return isinstance(node.value, float)
+    if isinstance(node, Binary):
+        return node.op == "/" or (node.op == "**" and reads_state(node, symbols))
+    if isinstance(node, Aggregate) and node.func in ("min", "max"):
+        return any(reads_state(c, symbols) for loop in node.loops for c in loop.conds)
+    return False
+
+
+def _arithmetic(e: Expr, symbols: dict[str, Symbol]) -> bool:
+    """Whether `e` is, or holds, an aggregate or arithmetic over the state."""
+    return any(
+        isinstance(node, Aggregate | Binary | Unary | Call) and reads_state(node, symbols)
+        for node in walk(e)
+        if not (isinstance(node, Aggregate) and node.func in ("all", "any", "distinct"))
+        and not (isinstance(node, Unary) and node.op == "not")
+    )
+
+
+def _spread(terms: list[Value]) -> float:
+    """The most the negative parts of the terms' bounds, or their positive parts, add up to."""
+    bounds = [_bounds(t) for t in terms]
+    if any(lo is None or hi is None for lo, hi in bounds):
+        return math.inf
+    return max(sum(max(-lo, 0) for lo, _ in bounds), sum(max(hi, 0) for _, hi in bounds), 0)
 
 
 def _when(env: dict[str, int]) -> str:
