@@ -114,6 +114,15 @@ def test_a_walk_over_values_beyond_a_mask_prunes_the_same():
     assert gpu["pruned"] > 0 and gpu["evaluated"] > gpu["count"] > 0
 
 
+def test_bounds_on_sums_prune_on_the_gpu_as_on_the_cpu():
+    """The GPU's walk runs the CPU's prefix check, the bounds of expr/interval.py too."""
+    gpu = _same(epcg_spec.load(SPECS / "magic-square.yaml"))
+    assert gpu["count"] == 8 and gpu["evaluated"] == 12  # bounds: 1,008 without
+    assert gpu["evaluated"] + gpu["pruned"] == 362880
+    scan = _same(epcg_spec.load(SPECS / "magic-square.yaml"), no_prune=True)
+    assert scan["count"] == 8 and scan["evaluated"] == 362880
+
+
 def test_chunks_of_several_launches_and_a_shard_add_up(monkeypatch):
     monkeypatch.setattr(exhaustive, "MIN_BLOCK", 1000)  # 40 blocks: chunks of many launches
     monkeypatch.setattr(exhaustive, "MIN_PRUNED_BLOCK", 1000)

@@ -59,7 +59,7 @@ def test_sicherman_dice_are_the_only_other_pair():
     assert pairs == {(ordinary, ordinary), sicherman, sicherman[::-1]}
 
 
-def test_the_partitions_of_30_with_the_prefix_bound_the_docs_give(tmp_path):
+def test_the_partitions_of_30_with_the_total_alone_as_the_docs_give(tmp_path):
     (block,) = [b for b in fenced_blocks(ROOT / "docs/kinds/space.md") if "partitions" in b.text]
     spec = tmp_path / "partitions.yaml"
     spec.write_text(block.text)
