@@ -278,11 +278,13 @@ def test_lists_inside_a_snapshot_are_kept_in_parts_too(tmp_path):
     assert saved["state"] == {"taken": {"count": 3, "seen": ["01", "02", "03"]}, "ended": False}
 
 
-def test_a_damaged_part_asks_for_fresh(tmp_path, monkeypatch):
+@pytest.mark.parametrize("text", ["[{", "7"])
+def test_a_damaged_part_asks_for_fresh(text, tmp_path, monkeypatch):
+    """A part that is no JSON, or no list (which was an internal error)."""
     monkeypatch.setattr(driver, "CHECKPOINT_SECONDS", 0.0)
     job = items.ItemJob("four", 4, lambda i: items.Item({"i": i}), fixed=1)
     assert driver.run(job, RunContext(work_dir=tmp_path, unit_limit=2), "k").stopped
-    (tmp_path / driver.PARTS_NAME / "items-000000000001.json").write_text("[{")
+    (tmp_path / driver.PARTS_NAME / "items-000000000001.json").write_text(text)
     with pytest.raises(UsageError, match=r"items-000000000001\.json cannot be read.*--fresh"):
         driver.run(
             items.ItemJob("four", 4, job.make), RunContext(work_dir=tmp_path, resume=True), "k"
@@ -305,17 +307,6 @@ def test_a_checkpoint_naming_parts_elsewhere_is_refused_unread(names, tmp_path, 
     with pytest.raises(UsageError, match=r"is damaged: its parts are named by plain file names"):
         driver.run(
             items.ItemJob("four", 4, job.make), RunContext(work_dir=folder, resume=True), "k"
-        )
-
-
-def test_a_part_that_is_no_list_asks_for_fresh(tmp_path, monkeypatch):
-    monkeypatch.setattr(driver, "CHECKPOINT_SECONDS", 0.0)
-    job = items.ItemJob("four", 4, lambda i: items.Item({"i": i}), fixed=1)
-    assert driver.run(job, RunContext(work_dir=tmp_path, unit_limit=2), "k").stopped
-    (tmp_path / driver.PARTS_NAME / "items-000000000001.json").write_text("7")
-    with pytest.raises(UsageError, match=r"items-000000000001\.json cannot be read \(not a list"):
-        driver.run(
-            items.ItemJob("four", 4, job.make), RunContext(work_dir=tmp_path, resume=True), "k"
         )
 
 
