@@ -68,6 +68,7 @@ def _draw(rng: random.Random, variant: str, sel: int) -> dict[str, int]:
     }
 
 
+@pytest.mark.slow  # each param set is a kernel of its own: 190 compiles on a cold cache
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_random_bounded_specs_count_as_without_pruning(variant):
     rng = random.Random(f"bounds-{variant}")
