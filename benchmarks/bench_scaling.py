@@ -35,10 +35,11 @@ The Fling rows are each preceded by a line of that run's passes: the wall and CP
 outside them (publishing, sorting, reading the layer below): where a thread count loses.
 
 Times are the driver's work seconds (compile and the cluster's warm-up apart; of n-queens,
-the best of --repeats runs); CPU is user + sys of this process over that run (the cluster's
-workers are other processes: no CPU figure there). A speedup is against the fewest threads
-measured; "per thread" divides it by the thread ratio. On a shared machine the load average
-is printed: read ratios, not seconds.
+the best of --repeats runs, the thread counts taking turns run by run: a machine whose speed
+drifts slows every count alike); CPU is user + sys of this process over that run (the
+cluster's workers are other processes: no CPU figure there). A speedup is against the fewest
+threads measured; "per thread" divides it by the thread ratio. On a shared machine the load
+average is printed: read ratios, not seconds.
 """
 
 from __future__ import annotations
@@ -97,18 +98,22 @@ def thread_counts(most: int) -> list[int]:
 
 
 def measured(
-    threads: int, run: Callable[[int], tuple[float, object]], cpu: bool, repeats: int
-) -> Run:
-    """The fastest of `repeats` runs (CPU: of that run)."""
-    best = None
-    for _ in range(repeats):
-        began = time.process_time()
-        seconds, outcome = run(threads)
-        spent = time.process_time() - began if cpu else None
-        if best is None or seconds < best.seconds:
-            best = Run(threads, seconds, spent, outcome)
-        assert outcome == best.outcome
-    return best
+    series: list[int], run: Callable[[int], tuple[float, object]], cpu: bool, repeats: int
+) -> Iterator[Run]:
+    """Each thread count's fastest of `repeats` runs (CPU: of that run), the counts taking
+    turns run by run, so that a machine whose speed drifts (other tenants, its clocks) slows
+    every count alike; each count's row is given once its last run is made."""
+    best: dict[int, Run] = {}
+    for round_ in range(repeats):
+        for threads in series:
+            began = time.process_time()
+            seconds, outcome = run(threads)
+            spent = time.process_time() - began if cpu else None
+            if threads not in best or seconds < best[threads].seconds:
+                best[threads] = Run(threads, seconds, spent, outcome)
+            assert outcome == best[threads].outcome
+            if round_ == repeats - 1:
+                yield best[threads]
 
 
 def queens(n: int, prune: bool) -> Callable[[int], tuple[float, object]]:
@@ -342,10 +347,10 @@ def main() -> None:
             repeats = args.repeats if name.startswith("queens") else 1
             report_head(name, what)
             runs: list[Run] = []
-            for threads in series:
-                runs.append(measured(threads, run, cpu, repeats))
-                assert runs[-1].outcome == runs[0].outcome, f"{name}: {threads} threads differ"
-                report_row(runs[0], runs[-1])
+            for best in measured(series, run, cpu, repeats):
+                runs.append(best)
+                assert best.outcome == runs[0].outcome, f"{name}: {best.threads} threads differ"
+                report_row(runs[0], best)
         if "queens-pruned" in only and not args.smoke:
             balance(pruned, max(series))
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
