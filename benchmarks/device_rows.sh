@@ -4,13 +4,13 @@
 #
 #   run(command="bash benchmarks/device_rows.sh", carry=[".whl"], timeout_s=540)
 #
-# Its arguments go to both benchmarks: `bash benchmarks/device_rows.sh --smoke` checks it here
+# Its arguments go to every benchmark: `bash benchmarks/device_rows.sh --smoke` checks it here
 # in a minute (the smallest sizes, the GPU part under numba's CUDA simulator).
 #
-# About 7 minutes: 14-queens pruned at 1 and 16 threads, 12-queens unpruned at 1 and 16 (its
-# control), the Fling 8-piece layer at 2 and 16, 13-queens unpruned at 2 and 16 (the layer's
-# control), then bench_gpu.py (stopped after 5 minutes);
-# each part's output goes to $OUT. The machine
+# About 8 minutes: 14-queens pruned at 1 and 16 threads, 12-queens unpruned at 1 and 16 (its
+# control), both on one thread alone and in 16 processes at once (bench_ceiling.py), the
+# Fling 8-piece layer at 2 and 16, 13-queens unpruned at 2 and 16 (the layer's control), then
+# bench_gpu.py (stopped after 5 minutes); each part's output goes to $OUT. The machine
 # lacks lark, jsonschema, jsonschema-rs, pytmx and dask's stack, and its numpy (2.5) is one
 # numba-cuda 0.30 cannot compile with: carry them, and numpy 2.4, as wheels in .whl
 # (ignored by git), fetched here once with, for each NAME==VERSION:
@@ -35,6 +35,8 @@ fi
 command -v nvidia-smi >/dev/null && nvidia-smi -L
 "$PYTHON" -c 'import sys, numba, numpy; print(sys.version, numba.__version__, numpy.__version__)'
 lscpu | grep -E "^(Model name|Thread|Core|Socket|CPU\(s\)|CPU max MHz|L3)" || nproc
+# --smoke runs the 16-thread rows here too: numba refuses more threads than it starts
+[[ " $* " == *" --smoke "* ]] && export NUMBA_NUM_THREADS=16
 failed=0  # each part runs even when one before it failed; the exit status says if any did
 "$PYTHON" benchmarks/bench_scaling.py --only queens-pruned --threads 1,16 --repeats 5 "$@" \
   2>&1 | tee "$OUT/queens-pruned.txt" || failed=1
@@ -43,6 +45,8 @@ failed=0  # each part runs even when one before it failed; the exit status says 
 ctl_n=12 && [[ " $* " == *" --smoke "* ]] && ctl_n=8
 "$PYTHON" benchmarks/bench_scaling.py --only queens-scan --scan-n $ctl_n --threads 1,16 \
   --repeats 3 "$@" 2>&1 | tee "$OUT/queens-scan-1-16.txt" || failed=1
+# the most any build can scale here: both settings on one thread, alone and 16 at once
+"$PYTHON" benchmarks/bench_ceiling.py "$@" 2>&1 | tee "$OUT/ceiling.txt" || failed=1
 "$PYTHON" benchmarks/bench_scaling.py --only fling-layer --threads 2,16 "$@" \
   2>&1 | tee "$OUT/fling.txt" || failed=1
 # a control for the Fling row: as long and as compute-bound, with no memory traffic; if its

@@ -19,8 +19,8 @@ BENCHMARKS = sorted((ROOT / "benchmarks").glob("bench_*.py"))
 
 def test_every_benchmark_is_listed():
     assert [b.stem for b in BENCHMARKS] == [
-        "bench_compile", "bench_dask", "bench_estimates", "bench_exhaustive", "bench_fling",
-        "bench_gpu", "bench_output", "bench_ppg", "bench_rooms", "bench_scaling",
+        "bench_ceiling", "bench_compile", "bench_dask", "bench_estimates", "bench_exhaustive",
+        "bench_fling", "bench_gpu", "bench_output", "bench_ppg", "bench_rooms", "bench_scaling",
         "bench_schema", "bench_shared_lines", "bench_spaces", "bench_sudoku", "bench_tracery",
         "bench_wfc", "bench_witness",
     ]  # fmt: skip
@@ -51,5 +51,8 @@ def test_the_device_script_runs_at_its_smallest_setting(tmp_path):
         ["bash", str(script), "--smoke"], env=env, capture_output=True, text=True, timeout=900
     )
     assert done.returncode == 0, done.stdout[-3000:]
-    for part, says in (("queens-pruned", "8-queens"), ("fling", "4-piece"), ("gpu", "simulator")):
+    for part, says in (
+        ("queens-pruned", "8-queens"), ("ceiling", "8-queens with pruning"), ("fling", "4-piece"),
+        ("gpu", "simulator"),
+    ):  # fmt: skip
         assert says in (tmp_path / f"{part}.txt").read_text()
