@@ -100,13 +100,18 @@ def load_witness_spec(
 
 def _touches(path: DocPath, broken: frozenset[DocPath]) -> bool:
     """Whether a broken path is at, under or above `path`."""
-    return any(b[: len(path)] == path or path[: len(b)] == b for b in broken)
+    return _within_broken(path, broken) or any(b[: len(path)] == path for b in broken)
+
+
+def _within_broken(path: DocPath, broken: frozenset[DocPath]) -> bool:
+    """Whether a broken path is at or above `path`."""
+    return any(path[: len(b)] == b for b in broken)
 
 
 def _sound_items(doc: Document, path: DocPath, broken: frozenset[DocPath]) -> list:
     """(index, item) of the list at `path`, but those a broken path touches (none if the
     list itself is broken)."""
-    if any(path[: len(b)] == b for b in broken):
+    if _within_broken(path, broken):
         return []
     return [(i, x) for i, x in enumerate(doc.get(path) or []) if not _touches((*path, i), broken)]
 
@@ -115,7 +120,7 @@ def _sound_keys(doc: Document, path: DocPath, broken: frozenset[DocPath]) -> dic
     """The mapping at `path` without the keys a broken path touches (empty if it is
     itself broken)."""
     node = doc.get(path) or {}
-    if any(path[: len(b)] == b for b in broken) or not isinstance(node, dict):
+    if _within_broken(path, broken) or not isinstance(node, dict):
         return {}
     return {k: v for k, v in node.items() if not _touches((*path, k), broken)}
 
