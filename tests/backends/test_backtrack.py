@@ -29,30 +29,38 @@ def is_latin(values: np.ndarray, order: int) -> bool:
     return all(set(grid[i]) == full and set(grid[:, i]) == full for i in range(order))
 
 
-MODEL = latin_square(7)
-BASE = backtrack.prepare(MODEL)
+@pytest.fixture(scope="module")
+def model():
+    """A Latin square of order 7, made when a test needs it: propagating it compiles the
+    kernels, which at import would compile them in every worker's collection."""
+    return latin_square(7)
+
+
+@pytest.fixture(scope="module")
+def base(model):
+    return backtrack.prepare(model)
 
 
 @pytest.mark.parametrize("heuristic", ["entropy", "mrv", "scanline"])
-def test_a_solve_is_a_solution_and_repeats_exactly(heuristic):
+def test_a_solve_is_a_solution_and_repeats_exactly(heuristic, model, base):
     policy = backtrack.Policy(heuristic=heuristic)
-    first = backtrack.solve(MODEL, 11, policy, BASE)
-    again = backtrack.solve(MODEL, 11, policy, BASE)
+    first = backtrack.solve(model, 11, policy, base)
+    again = backtrack.solve(model, 11, policy, base)
     assert first.status == "solved" and is_latin(first.values, 7)
     assert np.array_equal(first.values, again.values)
 
 
-def test_seeds_give_different_content():
+def test_seeds_give_different_content(model, base):
     outputs = {
-        backtrack.solve(MODEL, s, backtrack.Policy(), BASE).values.tobytes() for s in range(6)
+        backtrack.solve(model, s, backtrack.Policy(), base).values.tobytes() for s in range(6)
     }
     assert len(outputs) > 1
 
 
-def test_stepping_and_pausing_give_the_straight_run():
-    straight = backtrack.Search(MODEL, BASE, seed=5)
+def test_stepping_and_pausing_give_the_straight_run(model, base):
+    straight = backtrack.Search(model, base, seed=5)
     assert straight.run() == backtrack.SOLVED
-    stepped = backtrack.Search(MODEL, BASE, seed=5)
+    stepped = backtrack.Search(model, base, seed=5)
     steps = 0
     while stepped.step() == backtrack.PAUSED:
         steps += 1
@@ -62,26 +70,26 @@ def test_stepping_and_pausing_give_the_straight_run():
     assert straight.stats() == stepped.stats()
 
 
-def test_a_snapshot_resumes_exactly():
-    straight = backtrack.Search(MODEL, BASE, seed=9)
+def test_a_snapshot_resumes_exactly(model, base):
+    straight = backtrack.Search(model, base, seed=9)
     straight.run()
-    paused = backtrack.Search(MODEL, BASE, seed=9)
+    paused = backtrack.Search(model, base, seed=9)
     assert paused.run(budget=7) == backtrack.PAUSED
     partial = paused.values()
-    assert 0 < (partial >= 0).sum() < MODEL.n_vars
-    resumed = backtrack.Search.restore(MODEL, paused.snapshot())
+    assert 0 < (partial >= 0).sum() < model.n_vars
+    resumed = backtrack.Search.restore(model, paused.snapshot())
     assert resumed.run() == backtrack.SOLVED
     assert np.array_equal(resumed.values(), straight.values())
 
 
-def test_undo_restores_the_state_bit_for_bit():
-    run = backtrack.Search(MODEL, BASE, seed=3)
+def test_undo_restores_the_state_bit_for_bit(model, base):
+    run = backtrack.Search(model, base, seed=3)
     before = [a.copy() for a in run.state]
     run.run(budget=12)
     from epcg_spec.search.propagate import settle, undo
 
     s = run.state
-    undo(MODEL, s, 0)
+    undo(model, s, 0)
     settle(s.heap, s.hpos, s.hkey, s.ctr, s.sumw, s.sumwlw, s.size, s.noise, s.touched, s.tflag, 0)
     for name, a, b in zip(type(run.state)._fields, before, run.state, strict=True):
         if name in ("dom", "size", "compat", "g_poss", "g_fix", "m_in"):
@@ -90,12 +98,12 @@ def test_undo_restores_the_state_bit_for_bit():
             assert np.allclose(a, b), name
 
 
-def test_load_state_copies_every_array():
+def test_load_state_copies_every_array(model, base):
     from epcg_spec.search.propagate import load_state, new_state
 
-    run = backtrack.Search(MODEL, BASE, seed=5)
+    run = backtrack.Search(model, base, seed=5)
     run.run(budget=7)
-    target = new_state(MODEL)
+    target = new_state(model)
     load_state(run.state, target)
     for name, a, b in zip(type(target)._fields, run.state, target, strict=True):
         assert a is not b and np.array_equal(a, b), name
@@ -121,8 +129,8 @@ def test_a_proved_contradiction_is_infeasible_not_failed():
     assert outcome.status == "infeasible" and outcome.attempts == 1 and outcome.backtracks > 0
 
 
-def test_restart_policy_counts_attempts_and_keeps_the_cap():
-    outcome = backtrack.solve(MODEL, 1, backtrack.Policy(max_backtracks=0, attempts=3), BASE)
+def test_restart_policy_counts_attempts_and_keeps_the_cap(model, base):
+    outcome = backtrack.solve(model, 1, backtrack.Policy(max_backtracks=0, attempts=3), base)
     assert 1 <= outcome.attempts <= 3
     assert outcome.backtracks == 0
     assert len(outcome.attempt_seeds) == outcome.attempts
