@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from functools import cache
 
 
 def lines(width: int, height: int, start=(0, 0), goal=None) -> list[list[tuple[int, int]]]:
@@ -86,8 +87,15 @@ def tiles(region: set, shapes: list[frozenset]) -> bool:
     return False
 
 
+@cache
+def _split(width: int, height: int, path: tuple) -> tuple[frozenset, tuple[frozenset, ...]]:
+    """A line's edges and regions, made once: an oracle run checks each line against
+    thousands of layouts."""
+    return frozenset(edges_of(path)), tuple(map(frozenset, regions(width, height, path)))
+
+
 def solves(panel: dict, path) -> bool:
-    used_edges = edges_of(path)
+    used_edges, split = _split(panel["width"], panel["height"], tuple(path))
     used = set(path) | used_edges
     if not panel.get("must", set()) <= used or panel.get("cannot", set()) & used:
         return False
@@ -102,7 +110,7 @@ def solves(panel: dict, path) -> bool:
             ]
             if sum(side in used_edges for side in sides) != value:
                 return False
-    for region in regions(panel["width"], panel["height"], path):
+    for region in split:
         inside = [cells[c] for c in sorted(region) if c in cells]
         squares = {value for kind, value in inside if kind == "square"}
         if len(squares) > 1:
