@@ -43,6 +43,12 @@ def pytest_configure(config: pytest.Config) -> None:
     gc.set_threshold(young, middle, FULL_COLLECTION_THRESHOLD)
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Leave what the run made out of the last collections (pytest's check for unraisable
+    exceptions collects five times at exit): 3 s a worker after its last test."""
+    gc.freeze()
+
+
 def kind_group(nodeid: str) -> str:
     """The group a test belongs to: its kind, a whole folder, else its module (module fixtures
     are then made once)."""
