@@ -21,13 +21,18 @@ WORDS = re.compile(
 SPACE_WORDS = {"queens", "golomb", "magic", "langford", "costas"}
 # folders whose tests share a module fixture across kinds: kept whole on one worker
 WHOLE = ("tests/cluster/",)
-# groups heaviest first (seconds of test time in a cold run, mostly compiling), so the work
-# handed out last is small and the workers finish together; module groups follow, largest first
-# (the two modules named here compile for 13-39 s: handed out last by their few tests, either
-# one kept a worker busy alone at the end of the run)
+# groups heaviest first (seconds of test time in a cold run on 2 cores, mostly compiling, in
+# the comments), so the work handed out last is small and the workers finish together; the
+# other groups follow, those of most tests first
 HEAVY_FIRST = (
-    *("witness", "fling", "space", "wfc", "tracery", "sudoku", "tests-cluster", "ppg"),
-    *("tests/unit/spaces/test_exhaustive.py", "tests/backends/test_gpu_compile.py"),
+    *("space", "fling", "wfc"),  # 78, 53, 44
+    *("tests/unit/spaces/test_exhaustive.py", "witness", "tests-cluster"),  # 35, 30, 24
+    *("tests/unit/spaces/test_properties.py", "rooms", "tracery"),  # 24, 23, 22
+    *("tests/backends/test_gpu_compile.py", "tests/acceptance/test_trust.py"),  # 16, 16
+    *("tests/backends/test_gpu.py", "tests/backends/test_propagate.py"),  # 15, 14
+    *("tests/acceptance/test_run_effects.py", "sudoku", "ppg"),  # 13, 12, 10
+    *("tests/fuzz/test_dsl_fuzz.py", "tests/fuzz/test_vox_fuzz.py"),  # 8, 7
+    "tests/unit/spec/test_dsl_roundtrip.py",  # 7
 )
 
 
