@@ -19,15 +19,16 @@ WORDS = re.compile(
     r"(sudoku|wfc|ppg|rooms|fling|witness|tracery|nested|queens|golomb|magic|langford|costas)"
 )
 SPACE_WORDS = {"queens", "golomb", "magic", "langford", "costas"}
-# folders whose tests share a module fixture across kinds: kept whole on one worker
-WHOLE = ("tests/cluster/",)
+# folders kept whole on one worker: tests/cluster shares a module fixture across kinds, and
+# tests/unit/spaces compiles modules its two large files share (test_properties)
+WHOLE = ("tests/cluster/", "tests/unit/spaces/")
 # groups heaviest first (seconds of test time in a cold run on 2 cores, mostly compiling, in
 # the comments), so the work handed out last is small and the workers finish together; the
 # other groups follow, those of most tests first
 HEAVY_FIRST = (
     *("space", "fling", "wfc"),  # 78, 53, 44
-    *("tests/unit/spaces/test_exhaustive.py", "witness", "tests-cluster"),  # 35, 30, 24
-    *("tests/unit/spaces/test_properties.py", "rooms", "tracery"),  # 24, 23, 22
+    *("tests-unit-spaces", "witness", "tests-cluster"),  # 48, 30, 24
+    *("rooms", "tracery"),  # 23, 22
     *("tests/backends/test_gpu_compile.py", "tests/acceptance/test_trust.py"),  # 16, 16
     *("tests/backends/test_gpu.py", "tests/backends/test_propagate.py"),  # 15, 14
     *("tests/acceptance/test_run_effects.py", "sudoku", "ppg"),  # 13, 12, 10

@@ -77,6 +77,8 @@ def test_methods_agree_with_oracle(pair: tuple[RankedSpace, oracle.Oracle], data
 
 # Fixed spaces for the generated kernels (each compiles one module, cached across runs);
 # together they hold every prefix-ordered type, with tables and radices at the int64 edge.
+# The products have the shapes (factor types in order) of test_exhaustive's: their modules
+# are the ones compiled there.
 GENERATED = {
     "C(66,33)": (CombinationSpace(66, 33), oracle.combination(66, 33)),
     "radix": (RadixSpace([3037000499, 1, 3037000499]), oracle.radix([3037000499, 1, 3037000499])),
@@ -86,21 +88,27 @@ GENERATED = {
         ),
         oracle.product([oracle.combination(30, 10), oracle.radix([7] * 9), oracle.multiset(5, 3)]),
     ),
-    "P(100,4)x8!xradix": (
+    "M(20,15)xP(100,4)xradix": (
         ProductSpace(
             [
+                ("m", MultisetSpace(20, 15)),
                 ("k", KPermutationSpace(100, 4)),
-                ("q", PermutationSpace(8)),
                 ("r", RadixSpace([3, 1, 7])),
             ]
         ),
         oracle.product(
-            [oracle.kpermutation(100, 4), oracle.permutation(8), oracle.radix([3, 1, 7])]
+            [oracle.multiset(20, 15), oracle.kpermutation(100, 4), oracle.radix([3, 1, 7])]
         ),
     ),
-    "M(20,15)xP(20,6)": (
-        ProductSpace([("m", MultisetSpace(20, 15)), ("k", KPermutationSpace(20, 6))]),
-        oracle.product([oracle.multiset(20, 15), oracle.kpermutation(20, 6)]),
+    "powerxC(30,10)x8!": (
+        ProductSpace(
+            [
+                ("w", PowerSpace(7, 5)),
+                ("c", CombinationSpace(30, 10)),
+                ("q", PermutationSpace(8)),
+            ]
+        ),
+        oracle.product([oracle.radix([7] * 5), oracle.combination(30, 10), oracle.permutation(8)]),
     ),
 }
 
