@@ -110,17 +110,15 @@ def brute_count(cells: int, values: int, neighbours, sides, inside=None, extra=N
     """Assignments of the map cells (values per cell) that no rule forbids (and `extra`,
     given the whole grid, accepts)."""
     live = [c for c in range(cells) if inside is None or inside[c]]
-    pairs = [
-        (u, d, v)
-        for (u, d), v in neighbours.items()
-        if (inside is None or (inside[u] and inside[v]))
-    ]
+    at = {c: i for i, c in enumerate(live)}  # a map cell's place in an assignment
+    pairs = [(at[u], d, at[v]) for (u, d), v in neighbours.items() if u in at and v in at]
+    allowed = [np.asarray(side, dtype=bool).tolist() for side in sides]  # lists: numpy is slow here
     total = 0
     grid = np.zeros(cells, dtype=np.int64)
     for choice in itertools.product(range(values), repeat=len(live)):
-        grid[live] = choice
-        if all(sides[d][grid[u], grid[v]] for u, d, v in pairs) and (extra is None or extra(grid)):
-            total += 1
+        if all(allowed[d][choice[i]][choice[j]] for i, d, j in pairs):
+            grid[live] = choice
+            total += extra is None or bool(extra(grid))
     return total
 
 
