@@ -44,10 +44,14 @@ HEAVY_FIRST = (
 FULL_COLLECTION_THRESHOLD = 100
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    """Collect the oldest generation ten times more rarely, in each test process."""
+def collect_rarely() -> None:
+    """Collect the oldest generation ten times more rarely (a test process that compiles)."""
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, FULL_COLLECTION_THRESHOLD)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    collect_rarely()
 
 
 @pytest.hookimpl(wrapper=True)
