@@ -26,14 +26,15 @@ WHOLE = ("tests/cluster/", "tests/unit/spaces/")
 # the comments), so the work handed out last is small and the workers finish together; the
 # other groups follow, those of most tests first
 HEAVY_FIRST = (
-    *("space", "fling", "wfc"),  # 78, 53, 44
-    *("tests-unit-spaces", "witness", "tests-cluster"),  # 48, 30, 24
-    *("rooms", "tracery"),  # 23, 22
-    *("tests/backends/test_gpu_compile.py", "tests/acceptance/test_trust.py"),  # 16, 16
-    *("tests/backends/test_gpu.py", "tests/backends/test_propagate.py"),  # 15, 14
-    *("tests/acceptance/test_run_effects.py", "sudoku", "ppg"),  # 13, 12, 10
-    *("tests/fuzz/test_dsl_fuzz.py", "tests/fuzz/test_vox_fuzz.py"),  # 8, 7
-    "tests/unit/spec/test_dsl_roundtrip.py",  # 7
+    *("space", "fling", "tests-unit-spaces", "tests-cluster"),  # 66, 46, 42, 33
+    *("wfc", "witness", "rooms", "tracery"),  # 32, 31, 30, 21
+    *("tests/acceptance/test_trust.py", "tests/backends/test_gpu_compile.py"),  # 18, 16
+    *("tests/backends/test_propagate.py", "tests/acceptance/test_run_effects.py"),  # 15, 13
+    *("tests/backends/test_gpu.py", "tests/fuzz/test_vox_fuzz.py", "ppg"),  # 13, 8, 8
+    *("tests/fuzz/test_dsl_fuzz.py", "tests/unit/expr/test_codegen_against_oracle.py"),  # 8, 7
+    *("sudoku", "tests/gallery/test_browser.py"),  # 6, 5
+    *("tests/unit/spec/test_dsl_roundtrip.py", "tests/backends/test_retrograde.py"),  # 5, 5
+    *("nested", "tests/backends/test_backtrack.py"),  # 4, 4
 )
 
 
