@@ -9,6 +9,8 @@ import random
 import struct
 from pathlib import Path
 
+import pytest
+
 from .spec_mutator import exits_of_mutated_inputs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -17,7 +19,8 @@ FILES = [
     ROOT / "specs" / "wfc-worlds" / "terrain-sample.vox",
 ]
 SEED = 11
-COUNT = 80  # about 6 s on a 2-core machine
+COUNT = 40  # about 3 s on a 2-core machine
+LARGE_COUNT = 400  # the slow run's
 TIME_LIMIT_S = 10.0
 SPEC = "kind: wfc\nname: vox-fuzz\nmodel: overlapping\ngrid: cube\nsample: vox/{name}\nN: 2\n"
 SPEC += "width: 4\nheight: 4\ndepth: 2\n"
@@ -51,8 +54,9 @@ def _mutate(data: bytes, rng: random.Random) -> bytes:
     return bytes(out)
 
 
-def test_mutated_vox_samples_exit_0_or_1_with_located_lines(tmp_path):
-    (tmp_path / "vox").mkdir()
+def _fuzz(folder, count: int) -> None:
+    """`count` mutants, each exit 0 or exit 1 with located lines; some of each."""
+    (folder / "vox").mkdir()
     rng = random.Random(SEED)
 
     def mutant(i: int) -> tuple[str, str, str]:
@@ -60,10 +64,19 @@ def test_mutated_vox_samples_exit_0_or_1_with_located_lines(tmp_path):
         data = source.read_bytes()
         for _ in range(rng.choice((1, 1, 2))):
             data = _mutate(data, rng)
-        (tmp_path / "vox" / source.name).write_bytes(data)
+        (folder / "vox" / source.name).write_bytes(data)
         return source.name, "vox-fuzz.yaml", SPEC.format(name=source.name)
 
-    exits, failures = exits_of_mutated_inputs(tmp_path, TIME_LIMIT_S, COUNT, mutant)
+    exits, failures = exits_of_mutated_inputs(folder, TIME_LIMIT_S, count, mutant)
     assert not failures, "\n".join(failures[:5])
     assert set(exits) <= {0, 1} and exits[0] > 0  # some mutants still read (a colour changed)
-    assert exits[1] > COUNT // 4  # the mutations do break files
+    assert exits[1] > count // 4  # the mutations do break files
+
+
+def test_mutated_vox_samples_exit_0_or_1_with_located_lines(tmp_path):
+    _fuzz(tmp_path, COUNT)
+
+
+@pytest.mark.slow
+def test_a_large_vox_fuzz_run(tmp_path):
+    _fuzz(tmp_path, LARGE_COUNT)
