@@ -68,6 +68,20 @@ def read_bounded(path: Path, most: int = MAX_INPUT_BYTES) -> bytes:
     return data
 
 
+def unopenable(path: Path | str) -> str | None:
+    """Why no file on this system can have the name `path` (a NUL character in it, a name or
+    the whole path too long), or None: a file of that name may or may not exist."""
+    text = os.fspath(path)
+    if "\0" in text:
+        return "a file name cannot hold a NUL character"
+    try:
+        os.stat(text)
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            return "the path is longer than this system allows a file name or path to be"
+    return None
+
+
 def slug(text: str) -> str:
     """`text` as a spec name (the pattern of common.schema.json): runs of other characters
     become '-', e.g. a file name's stem 'My Grammar' -> 'My-Grammar'."""

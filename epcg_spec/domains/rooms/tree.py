@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import Diagnostic, SpecError, UsageError, did_you_mean
+from ...core.files import unopenable
 from ...spec.document import Document
 from ...spec.load import check_document, load_document
 from .model import Room
@@ -89,6 +90,8 @@ def nested_tree(doc: Document) -> tuple[Room, ...]:
     """Rooms from a nested spec's elements: the element at `at` and `depth` levels below it."""
     options = doc.data["tree"]
     path = Path(doc.source).parent / options["nested"]
+    if why := unopenable(path):
+        raise SpecError(doc.diag(("tree", "nested"), why))
     if not path.exists():
         raise SpecError(doc.diag(("tree", "nested"), f"no such file: {path}"))
     try:

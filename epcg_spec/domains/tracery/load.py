@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import Diagnostic, SpecError, closest, did_you_mean
-from ...core.files import slug
+from ...core.files import slug, unopenable
 from ...spec.document import Document
 from ...spec.grammar import MAX_NESTING
 from ...spec.load import read_text
@@ -67,6 +67,8 @@ def _grammar_source(doc: Document) -> Document:
     if name is None:
         return doc
     path = Path(doc.source).parent / name
+    if why := unopenable(path):
+        raise SpecError(doc.diag(("grammar_file",), why, "give a path relative to the spec"))
     if not path.is_file():
         raise SpecError(
             doc.diag(

@@ -33,7 +33,7 @@ import numpy as np
 from PIL import Image
 
 from ...core.errors import BuildError, Diagnostic, Pos, SpecError
-from ...core.files import NotReadable, contained, read_bounded
+from ...core.files import NotReadable, contained, read_bounded, unopenable
 from ...core.inputs import note as note_input
 from .formats import Element, parse_xml
 from .inputs import TooLarge, opened
@@ -169,7 +169,9 @@ def _check_data(source: str, layer: Element, cells: int) -> None:
 
 
 def _inside(source: str, element: Element, file: Path, roots: list[Path]) -> Path:
-    """`file` resolved, checked to lie inside one of `roots`."""
+    """`file` resolved, checked to lie inside one of `roots` (and to be a name a file can have)."""
+    if why := unopenable(file):
+        raise _fail(source, element, why)
     for root in roots:
         try:
             return contained(root, file)

@@ -12,7 +12,7 @@ import numpy as np
 from PIL import Image, UnidentifiedImageError
 
 from ...core.errors import Diagnostic, SpecError
-from ...core.files import read_bounded
+from ...core.files import read_bounded, unopenable
 from ...spec.document import Document
 from ...spec.document import Path as DocPath
 
@@ -71,6 +71,9 @@ def read_image(
     doc, path, relative: str, folder: Path, problems: Problems, max_pixels: int = MAX_PIXELS
 ) -> np.ndarray | None:
     """An RGB image relative to the spec's folder, or None with a located problem."""
+    if why := unopenable(folder / relative):
+        problems.add(doc, path, why)
+        return None
     file = (folder / relative).resolve()
     try:
         with opened(read_bounded(file), max_pixels) as image:

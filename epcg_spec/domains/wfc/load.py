@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from ...core.errors import SpecError, did_you_mean
-from ...core.files import NotReadable, read_bounded
+from ...core.files import NotReadable, read_bounded, unopenable
 from ...core.sizes import counted
 from ...spec.document import Document
 from ...spec.document import Path as DocPath
@@ -405,6 +405,9 @@ def _hex_patterns(doc, path, node, folder, problems, layout: str) -> HexPatterns
 def _voxel_patterns(doc, path, node, folder, problems) -> VoxelPatterns | None:
     """The N x N x N patterns of a .vox sample (its colour indices, no voxel as one more)."""
     where = (*path, "sample")
+    if why := unopenable(folder / node["sample"]):
+        problems.add(doc, where, why)
+        return None
     file = (folder / node["sample"]).resolve()
     if file.suffix.lower() != ".vox":
         problems.add(doc, where, "a cube grid's sample is a MagicaVoxel .vox file")
@@ -453,6 +456,9 @@ def _tiles(doc, path, node, folder, problems, topology: Topology) -> TiledModel 
         if "neighbors" in node or "subsets" in node:
             key = "neighbors" if "neighbors" in node else "subsets"
             problems.add(doc, (*path, key), f"'{key}' comes from the tileset XML here")
+            return None
+        if why := unopenable(folder / node["tileset"]):
+            problems.add(doc, (*path, "tileset"), why)
             return None
         file = (folder / node["tileset"]).resolve()
         if not file.is_file():
@@ -699,7 +705,7 @@ def _find_tile(folder: Path, stem: str) -> Path:
         folder / f"{stem}.png",
         *(d / f"{stem}.png" for d in sorted(folder.iterdir()) if d.is_dir()),
     ):
-        if candidate.exists():
+        if unopenable(candidate) is None and candidate.exists():
             return candidate
     return folder / f"{stem}.png"
 
