@@ -18,6 +18,7 @@ the first option at every choice and the last rank the last option.
 
 from __future__ import annotations
 
+import functools
 import random
 from bisect import bisect_right
 from collections.abc import Callable, Hashable, Iterator, Sequence
@@ -373,7 +374,7 @@ class Engine:
                 ):
                     yield end, text, (index, *choices), on
         elif kind == SEQ:
-            yield from self._enum_seq(args[0], 0, state, depth, bound, budget)
+            yield from self._enum_seq(args[0], state, depth, bound, budget)
         elif kind == CAPTURE:
             for end, text, choices, on in self._enum(args[0], state, depth, bound, budget):
                 yield sem.capture(args[1], end, text), "", choices, on
@@ -381,14 +382,35 @@ class Engine:
             for end, text, choices, on in self._enum(args[0], state, depth, bound, budget):
                 yield end, _joined("", sem.wrap(args[1], text)), choices, on
 
-    def _enum_seq(self, items, start, state, depth: int, bound: _Bound | None, budget: Budget):
-        if start == len(items):
+    def _enum_seq(self, items, state, depth: int, bound: _Bound | None, budget: Budget):
+        """The derivations of the items one after another, in order: each item's from the
+        state the one before it ends in. A loop, not a generator per item: a rule may name
+        a thousand symbols, past Python's recursion limit."""
+        if not items:
             yield state, "", (), bound is not None
             return
-        for end, text, choices, on in self._enum(items[start], state, depth, bound, budget):
-            rest = self._enum_seq(items, start + 1, end, depth, bound if on else None, budget)
-            for end2, text2, choices2, on2 in rest:
-                yield end2, _joined(text, text2), choices + choices2, on2
+        bounds = [bound]  # bounds[k]: item k's, the bound while every item before is on it
+        taken = []  # (end, text, choices, on) of the items before the current one
+        levels = [self._enum(items[0], state, depth, bound, budget)]
+        while levels:
+            found = next(levels[-1], None)
+            if found is None:  # this item has no more derivations: the one before moves on
+                levels.pop()
+                bounds.pop()
+                if taken:
+                    taken.pop()
+                continue
+            taken.append(found)
+            if len(taken) == len(items):
+                end, _, _, on = found
+                text = functools.reduce(_joined, (t for _, t, _, _ in taken))
+                choices = tuple(c for _, _, cs, _ in taken for c in cs)
+                yield end, text, choices, bounds[-1] is not None and on
+                taken.pop()
+                continue
+            inner = bounds[-1] if found[3] else None
+            bounds.append(inner)
+            levels.append(self._enum(items[len(taken)], found[0], depth, inner, budget))
 
 
 def _add(out: _Outcomes, key: Hashable, count: int, weight: int, state: Any, text: str) -> None:

@@ -65,14 +65,25 @@ def test_every_rank_matches_brute_force(name):
         assert engine.rank(choices) == rank
 
 
-@pytest.mark.parametrize("name", ["push-pop", "tag-actions", "recursive"])
+@pytest.mark.parametrize("name", ["push-pop", "tag-actions", "recursive", "nested-push"])
 def test_enumeration_from_any_rank_continues_in_rank_order(name):
     expansion = _expansion(name, 4)
+    engine = expansion.engine
+    found = [(d.choices, expansion.text(d)) for d in engine.enumerate_from(0)]
+    ranked = [(d.choices, expansion.text(d)) for d in map(engine.unrank, range(expansion.total))]
+    assert found == ranked
+    for start in (1, expansion.total // 2, expansion.total - 1):
+        tail = [(d.choices, expansion.text(d)) for d in engine.enumerate_from(start)]
+        assert tail == ranked[start:]
+
+
+def test_a_rule_naming_thousands_of_symbols_enumerates():
+    # enumeration once nested a generator per symbol of a rule: past about 1,000, Python's
+    # recursion limit (a fuzzed Tracery spec, `sample --distinct`: exit 3)
+    symbols = {"a": (Rule("x"), Rule("y")), "z": (Rule("z"),), "b": (Rule("#z#" * 3000),)}
+    expansion = Expansion(symbols, "#a##b#", depth=4)
     texts = [expansion.text(d) for d in expansion.engine.enumerate_from(0)]
-    assert len(texts) == expansion.total
-    middle = expansion.total // 2
-    tail = [expansion.text(d) for d in expansion.engine.enumerate_from(middle)]
-    assert tail == texts[middle:]
+    assert texts == [first + "z" * 3000 for first in "xy"]
 
 
 def test_no_repeat_matches_brute_force():
