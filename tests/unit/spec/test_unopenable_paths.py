@@ -74,3 +74,16 @@ def test_a_tileset_a_tiled_map_names_by_too_long_a_path(tmp_path, capsys):
     line = next(i for i, s in enumerate(tmx.read_text().splitlines(), 1) if "t" * 300 in s)
     assert code == 1 and len(err) == 1, err
     assert re.match(rf"{re.escape(str(tmx))}:{line}:\d+: .*longer than this system allows", err[0])
+
+
+def test_a_tile_a_tileset_names_by_too_long_a_name(tmp_path, capsys):
+    # its picture is looked for as NAME.png beside the tileset
+    shutil.copytree(SPECS / "wfc-samples/samples/pipes", tmp_path / "pipes")
+    data = tmp_path / "pipes" / "data.xml"
+    data.write_text(data.read_text().replace('name="corner"', f'name="{"c" * 300}"', 1))
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("kind: wfc\nname: p\nmodel: tiled\ntileset: pipes/data.xml\nsize: 8\n")
+    code, err = _validate(spec, capsys)
+    line = next(i for i, s in enumerate(data.read_text().splitlines(), 1) if "c" * 300 in s)
+    assert code == 1 and len(err) == 1, err
+    assert re.match(rf"{re.escape(str(data))}:{line}:\d+: .*longer than this system allows", err[0])
