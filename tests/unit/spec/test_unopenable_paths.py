@@ -68,12 +68,8 @@ def test_a_tileset_a_tiled_map_names_by_too_long_a_path(tmp_path, capsys):
     tmx = tmp_path / "square-csv.tmx"
     text = tmx.read_text(encoding="utf-8")
     tmx.write_text(text.replace('source="terrain.tsx"', f'source="{"t" * 300}.tsx"'))
-    spec = tmp_path / "spec.yaml"
-    spec.write_text("kind: wfc\nmodel: tiled\nexample: square-csv.tmx\nsize: 8\n")
-    code, err = _validate(spec, capsys)
-    line = next(i for i, s in enumerate(tmx.read_text().splitlines(), 1) if "t" * 300 in s)
-    assert code == 1 and len(err) == 1, err
-    assert re.match(rf"{re.escape(str(tmx))}:{line}:\d+: .*longer than this system allows", err[0])
+    spec = "kind: wfc\nmodel: tiled\nexample: square-csv.tmx\nsize: 8\n"
+    _refused_at_the_long_name(tmp_path, spec, tmx, "t" * 300, capsys)
 
 
 def test_a_tile_a_tileset_names_by_too_long_a_name(tmp_path, capsys):
@@ -81,9 +77,15 @@ def test_a_tile_a_tileset_names_by_too_long_a_name(tmp_path, capsys):
     shutil.copytree(SPECS / "wfc-samples/samples/pipes", tmp_path / "pipes")
     data = tmp_path / "pipes" / "data.xml"
     data.write_text(data.read_text().replace('name="corner"', f'name="{"c" * 300}"', 1))
-    spec = tmp_path / "spec.yaml"
-    spec.write_text("kind: wfc\nname: p\nmodel: tiled\ntileset: pipes/data.xml\nsize: 8\n")
-    code, err = _validate(spec, capsys)
-    line = next(i for i, s in enumerate(data.read_text().splitlines(), 1) if "c" * 300 in s)
+    spec = "kind: wfc\nname: p\nmodel: tiled\ntileset: pipes/data.xml\nsize: 8\n"
+    _refused_at_the_long_name(tmp_path, spec, data, "c" * 300, capsys)
+
+
+def _refused_at_the_long_name(folder: Path, spec: str, file: Path, name: str, capsys) -> None:
+    """Validating `spec` (written in `folder`) gives one line, exit 1, at the line of `file`
+    that holds `name`."""
+    (folder / "spec.yaml").write_text(spec)
+    code, err = _validate(folder / "spec.yaml", capsys)
+    line = next(i for i, s in enumerate(file.read_text().splitlines(), 1) if name in s)
     assert code == 1 and len(err) == 1, err
-    assert re.match(rf"{re.escape(str(data))}:{line}:\d+: .*longer than this system allows", err[0])
+    assert re.match(rf"{re.escape(str(file))}:{line}:\d+: .*longer than this system allows", err[0])
