@@ -253,9 +253,7 @@ def _diagnostics(doc: Document, error: ValidationError) -> list[Diagnostic]:
     if kind in ("enum", "const"):
         options = error.validator_value if kind == "enum" else [error.validator_value]
         shown = ", ".join(json.dumps(o) for o in options)
-        if _number_in_quotes(value) is not None and _number_in_quotes(value) in options:
-            hint = f"write {value.strip()} without quotes: a number, not a string (one of {shown})"
-        elif isinstance(value, str):
+        if isinstance(value, str):
             hint = did_you_mean(value, [str(o) for o in options], "one of")
         else:
             hint = f"one of {shown}"

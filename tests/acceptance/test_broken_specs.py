@@ -65,9 +65,7 @@ EXPECTED = {
     "unknown-kind.yaml": ("1:7: unknown kind 'spaces'; did you mean 'space'? (kinds: {kinds})"),
     "unknown-name.yaml": ("5:9: unknown name 'p' (known names: i, n, q)"),
     "wrong-type.yaml": ('4:8: search.top must be an integer, not "ten"'),
-    "quoted-number.yaml": (
-        '2:6: box is "3", which is not allowed; write 3 without quotes: a number, not a string (one of 2, 3, 4)'
-    ),
+    "quoted-number.yaml": ('2:6: box must be an integer, not "3"; write 3 without quotes'),
     "unquoted-expression.yaml": (
         """3:16: YAML syntax error: an expression inside [...] or {...} must be quoted (YAML reads the '[' of x[i] as a list); e.g. ["q[0] < q[1]"] or {maximize: "q[0] * 2"}"""
     ),
@@ -96,6 +94,7 @@ EXPECTED = {
     "sudoku-box-mismatch.yaml": (
         "3:9: the puzzle has 9 rows but box: 2 makes a 4 x 4 grid; give 4 rows of 4 cells or box: 3"
     ),
+    "sudoku-float-box.yaml": ("3:6: box must be an integer, not 2.0"),
     "sudoku-duplicate-digit.yaml": (
         "5:11: the puzzle has two 5s in row 3 (r3c1 and r3c7); a digit appears once per row, column and box"
     ),

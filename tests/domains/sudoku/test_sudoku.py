@@ -161,7 +161,7 @@ def test_a_sixteen_by_sixteen_puzzle(run):
             "the puzzle has two 2s in box 2 (r1c4 and r2c3)",
         ),
         ({"generate": {"minimal": True, "symmetric": True}}, "minimal only clue pair by clue pair"),
-        ({"box": 5}, "box is 5, which is not allowed"),
+        ({"box": 5}, "box is 5, out of range: it must be <= 4"),
         ({"generate": {"puzzle": 1}}, "unknown key 'puzzle'"),
     ],
 )
