@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from ...core.errors import SpecError
-from ...core.files import NotReadable, read_bounded, unopenable
+from ...core.files import NotReadable, read_bounded
 from .formats_csv import read_csv
 from .formats_tmx import read_tmx
 from .formats_vox import NotVox, read_vox
@@ -54,10 +54,9 @@ class MapData:
 
 def read_map(doc, path, relative: str, folder: Path, problems: Problems) -> MapData | None:
     """The map file at `relative` (to the spec's folder), or None with a located problem."""
-    if why := unopenable(folder / relative):
-        problems.add(doc, path, why)
+    file = problems.named_file(doc, path, folder, relative)
+    if file is None:
         return None
-    file = (folder / relative).resolve()
     if file.suffix.lower() not in SUFFIXES:
         problems.add(doc, path, f"{file.name} is not a map WFC reads", "give a .tmx, .vox or .csv")
         return None

@@ -26,6 +26,14 @@ class Problems:
     def add(self, doc: Document, path: DocPath, message: str, hint: str = "") -> None:
         self.found.append(doc.diag(path, message, hint))
 
+    def named_file(self, doc: Document, path: DocPath, folder: Path, relative: str) -> Path | None:
+        """`relative` (to `folder`) resolved, or None with a located problem where no file
+        can have that name (`core.files.unopenable`)."""
+        if why := unopenable(folder / relative):
+            self.add(doc, path, why)
+            return None
+        return (folder / relative).resolve()
+
     def raise_any(self) -> None:
         if self.found:
             raise SpecError(self.found)
@@ -71,10 +79,9 @@ def read_image(
     doc, path, relative: str, folder: Path, problems: Problems, max_pixels: int = MAX_PIXELS
 ) -> np.ndarray | None:
     """An RGB image relative to the spec's folder, or None with a located problem."""
-    if why := unopenable(folder / relative):
-        problems.add(doc, path, why)
+    file = problems.named_file(doc, path, folder, relative)
+    if file is None:
         return None
-    file = (folder / relative).resolve()
     try:
         with opened(read_bounded(file), max_pixels) as image:
             return np.asarray(image.convert("RGB"))

@@ -405,10 +405,9 @@ def _hex_patterns(doc, path, node, folder, problems, layout: str) -> HexPatterns
 def _voxel_patterns(doc, path, node, folder, problems) -> VoxelPatterns | None:
     """The N x N x N patterns of a .vox sample (its colour indices, no voxel as one more)."""
     where = (*path, "sample")
-    if why := unopenable(folder / node["sample"]):
-        problems.add(doc, where, why)
+    file = problems.named_file(doc, where, folder, node["sample"])
+    if file is None:
         return None
-    file = (folder / node["sample"]).resolve()
     if file.suffix.lower() != ".vox":
         problems.add(doc, where, "a cube grid's sample is a MagicaVoxel .vox file")
         return None
@@ -457,10 +456,9 @@ def _tiles(doc, path, node, folder, problems, topology: Topology) -> TiledModel 
             key = "neighbors" if "neighbors" in node else "subsets"
             problems.add(doc, (*path, key), f"'{key}' comes from the tileset XML here")
             return None
-        if why := unopenable(folder / node["tileset"]):
-            problems.add(doc, (*path, "tileset"), why)
+        file = problems.named_file(doc, (*path, "tileset"), folder, node["tileset"])
+        if file is None:
             return None
-        file = (folder / node["tileset"]).resolve()
         if not file.is_file():
             why = f"{file} is not a regular file" if file.exists() else f"no tileset at {file}"
             problems.add(doc, (*path, "tileset"), why)
