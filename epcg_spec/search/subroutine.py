@@ -9,6 +9,13 @@ argument types by numba's `compile_subroutine` (no dispatcher, no wrapper, no ca
 linked into its callers (docs/benchmarks.md, "Cold compile", branch `pcompile3`). A
 subroutine cannot be called from Python; with numba's JIT off (coverage runs) it is the
 plain function.
+
+A subroutine is compiled without numba's runtime (no reference counts), as the hot kernels
+that call it are: numba keeps one compiled body per argument types for the whole process,
+and would otherwise compile it under the flags of whichever kernel reached it first. After
+an ordinary kernel (runtime on) had reached the propagate engine's bans first, the engine
+counted references in every ban, and a Sudoku proof ran 10x slower (docs/benchmarks.md,
+"Kernels slower by what compiled first, or stale").
 """
 
 from __future__ import annotations
@@ -42,7 +49,9 @@ def subroutine(
             def codegen(context, builder, sig, args):
                 flags = compiler.Flags()
                 flags.forceinline = inline
-                compiled = context.compile_subroutine(builder, body, sig, flags=flags)
+                # numba's own runtime off whatever the caller's flags (see the docstring)
+                plain = context.subtarget(enable_nrt=False)
+                compiled = plain.compile_subroutine(builder, body, sig, flags=flags)
                 return context.call_internal(builder, compiled.fndesc, sig, args)
 
             return signature, codegen
