@@ -5,8 +5,9 @@ Its first lines carry `source_fingerprint` of every module it imports, so the te
 file name derived from a hash of it, changes whenever an imported or inlined kernel changes
 (numba's own cache notices only the generated file itself). A changed source therefore gets
 a new file, and an existing file is used only if it holds exactly the text asked for. The
-package's own kernels (njit(cache=True) in its files) get the same fingerprint in numba's
-source stamp (`_Fingerprinted`): editing the package never needs a manual cache delete.
+package's own kernels (njit(cache=True) in its files), and those of any file that imports
+the package (a benchmark's), get the same fingerprint in numba's source stamp
+(`_Fingerprinted`): editing the package never needs a manual cache delete.
 
 Nothing from a spec reaches the text except through `identifier` (a checked Python
 identifier) or `repr()` (a quoted literal).
@@ -74,27 +75,45 @@ def source_fingerprint(modules: Iterable[str]) -> str:
 
 
 @cache
-def _package_fingerprint(module: str) -> str:
-    """source_fingerprint of one epcg_spec module (whose files do not change in a run)."""
-    return source_fingerprint([module])
+def _package_fingerprint(modules: tuple[str, ...]) -> str:
+    """source_fingerprint of epcg_spec modules (whose files do not change in a run)."""
+    return source_fingerprint(modules)
+
+
+def _package_modules_of(module: str, py_file: str) -> tuple[str, ...]:
+    """What a kernel of `module` (file `py_file`) may have inlined of this package: the module
+    itself if it is one of the package's, else the package modules its file imports (a
+    benchmark's kernel, or a user's, calling ours); none for a file that imports none."""
+    if module == PACKAGE or module.startswith(PACKAGE + "."):
+        return (module,)
+    origin = Path(py_file)
+    try:
+        imported = _imported(module, origin, origin.read_bytes())
+    except (OSError, ImportError, SyntaxError, ValueError):  # unreadable, or no package
+        return ()
+    return tuple(sorted({m for m in imported if m.split(".")[0] == PACKAGE}))
 
 
 class _Fingerprinted:
-    """A numba cache locator for epcg_spec's own kernels: the source stamp numba keeps with a
-    cached kernel also holds the fingerprint of the modules its module imports, so editing a
-    kernel that another file inlines recompiles that file's kernels too."""
+    """A numba cache locator for the kernels that may inline epcg_spec's: the source stamp
+    numba keeps with a cached kernel also holds the fingerprint of the package modules its
+    file is or imports, so editing a kernel that another file inlines recompiles that
+    file's kernels too. numba's own stamp covers the kernel's file alone: a benchmark's
+    kernel kept the package code it was first compiled with (docs/benchmarks.md, "Kernels
+    slower by what compiled first, or stale")."""
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        if not py_func.__module__.startswith(PACKAGE + "."):
+        modules = _package_modules_of(py_func.__module__, py_file)
+        if not modules:
             return None
         locator = super().from_function(py_func, py_file)
         if locator is not None:
-            locator.module = py_func.__module__
+            locator.modules = modules
         return locator
 
     def get_source_stamp(self):
-        return (super().get_source_stamp(), _package_fingerprint(self.module))
+        return (super().get_source_stamp(), _package_fingerprint(self.modules))
 
 
 class _UserProvided(_Fingerprinted, caching.UserProvidedCacheLocator):

@@ -133,6 +133,38 @@ def test_numba_cache_of_package_kernels_follows_inlined_sources(tmp_path, monkey
         connector._package_fingerprint.cache_clear()
 
 
+def test_numba_cache_of_kernels_outside_the_package_follows_the_package(tmp_path, monkeypatch):
+    """A kernel in a file that imports the package (a benchmark's, calling ours) keeps the
+    fingerprint of the package modules it imports: editing bits.py compiles it again. numba's
+    own stamp covers only its file, and a benchmark's kernel kept stale package code. A file
+    importing nothing of the package keeps numba's own locator."""
+
+    def kernel():
+        return 0
+
+    outside = tmp_path / "bench_outside.py"
+    outside.write_text("import numpy as np\nfrom epcg_spec.spaces import kpermutation\n")
+    monkeypatch.setattr(kernel, "__module__", "bench_outside")
+    locator = connector._InTree.from_function(kernel, str(outside))
+    assert locator.modules == ("epcg_spec.spaces", "epcg_spec.spaces.kpermutation")
+    before = locator.get_source_stamp()
+    edited = tmp_path / "bits.py"
+    edited.write_text(Path(bits.__file__).read_text() + "\n# edited\n")
+    original = connector._origin
+    monkeypatch.setattr(
+        connector, "_origin", lambda name: edited if name == bits.__name__ else original(name)
+    )
+    connector._package_fingerprint.cache_clear()
+    try:
+        assert locator.get_source_stamp() != before
+    finally:
+        connector._package_fingerprint.cache_clear()
+    unrelated = tmp_path / "unrelated.py"
+    unrelated.write_text("import numpy as np\n")
+    monkeypatch.setattr(kernel, "__module__", "unrelated")
+    assert connector._InTree.from_function(kernel, str(unrelated)) is None
+
+
 def test_kernels_of_an_installed_package_are_not_cached_beside_their_source():
     """numba keeps a kernel's cache beside its source where it can write there: in an
     installed package, files `pip uninstall` leaves behind (their folder then hid an
