@@ -112,25 +112,31 @@ def test_the_cache_key_follows_inlined_sources(tmp_path, monkeypatch):
     assert connector.source_fingerprint(imported) != before
 
 
+def _stamp_changes_when_bits_changes(locator, tmp_path, monkeypatch) -> bool:
+    """Whether `locator`'s source stamp changes once spaces/bits.py reads differently."""
+    before = locator.get_source_stamp()
+    assert before == locator.get_source_stamp()
+    edited = tmp_path / "bits.py"
+    edited.write_text(Path(bits.__file__).read_text() + "\n# edited\n")
+    original = connector._origin
+    with monkeypatch.context() as patch:
+        patch.setattr(
+            connector, "_origin", lambda name: edited if name == bits.__name__ else original(name)
+        )
+        connector._package_fingerprint.cache_clear()
+        try:
+            return locator.get_source_stamp() != before
+        finally:
+            connector._package_fingerprint.cache_clear()
+
+
 def test_numba_cache_of_package_kernels_follows_inlined_sources(tmp_path, monkeypatch):
     """A kernel of kpermutation.py inlines bits.py: editing bits.py changes the stamp numba
     keeps with kpermutation's cached kernels, so they are compiled again, not served stale."""
     dispatcher = kpermutation.kpermutation_unrank
     locator = dispatcher._cache._impl._locator
     assert type(locator).__name__ in ("_UserProvided", "_InTree", "_UserWide")
-    before = locator.get_source_stamp()
-    assert before == locator.get_source_stamp()
-    edited = tmp_path / "bits.py"
-    edited.write_text(Path(bits.__file__).read_text() + "\n# edited\n")
-    original = connector._origin
-    monkeypatch.setattr(
-        connector, "_origin", lambda name: edited if name == bits.__name__ else original(name)
-    )
-    connector._package_fingerprint.cache_clear()
-    try:
-        assert locator.get_source_stamp() != before
-    finally:
-        connector._package_fingerprint.cache_clear()
+    assert _stamp_changes_when_bits_changes(locator, tmp_path, monkeypatch)
 
 
 def test_numba_cache_of_kernels_outside_the_package_follows_the_package(tmp_path, monkeypatch):
@@ -147,18 +153,7 @@ def test_numba_cache_of_kernels_outside_the_package_follows_the_package(tmp_path
     monkeypatch.setattr(kernel, "__module__", "bench_outside")
     locator = connector._InTree.from_function(kernel, str(outside))
     assert locator.modules == ("epcg_spec.spaces", "epcg_spec.spaces.kpermutation")
-    before = locator.get_source_stamp()
-    edited = tmp_path / "bits.py"
-    edited.write_text(Path(bits.__file__).read_text() + "\n# edited\n")
-    original = connector._origin
-    monkeypatch.setattr(
-        connector, "_origin", lambda name: edited if name == bits.__name__ else original(name)
-    )
-    connector._package_fingerprint.cache_clear()
-    try:
-        assert locator.get_source_stamp() != before
-    finally:
-        connector._package_fingerprint.cache_clear()
+    assert _stamp_changes_when_bits_changes(locator, tmp_path, monkeypatch)
     unrelated = tmp_path / "unrelated.py"
     unrelated.write_text("import numpy as np\n")
     monkeypatch.setattr(kernel, "__module__", "unrelated")
