@@ -100,16 +100,19 @@ def _prune_block(
 
 
 @njit(cache=True, inline="always", _nrt=WALK_NRT)
-def _visit(b, d, first, last, start, end, P, T, scored, bs, br, bx, kept, x, masks, tally):
-    """Check the child x[:d+1] whose ranks are [first, last); True: walk into it.
+def _visit(b, d, first, last, start, end, passed, P, scored, bs, br, bx, kept, x, tally):
+    """Book the child x[:d+1] whose ranks are [first, last), which `passed` prefix_ok or
+    not; True: walk into it.
 
     A complete state that passes is counted and offered to the top list; one that fails
     counts as evaluated; a failing prefix's ranks inside [start, end) count as pruned, and
-    tally[3] keeps the furthest rank a failing prefix reaches.
+    tally[3] keeps the furthest rank a failing prefix reaches. The walks call prefix_ok
+    (for a child with ranks from `start` on): called in here, numba copied its inlined
+    code again with this function's (docs/benchmarks.md, "The prefix check inlined once").
     """
     if last <= start:
         return False
-    if prefix_ok(x, d + 1, P, T, masks):
+    if passed:
         if d + 1 < x.shape[0]:
             return True
         tally[0] += 1
@@ -140,7 +143,8 @@ def _prune_walk(b, start, end, P, S, T, scored, bs, br, bx, kept, x, lo, masks, 
         if first >= end:
             break
         last = first + space_subtree(x, d + 1, S)
-        if _visit(b, d, first, last, start, end, P, T, scored, bs, br, bx, kept, x, masks, tally):
+        passed = last > start and prefix_ok(x, d + 1, P, T, masks)
+        if _visit(b, d, first, last, start, end, passed, P, scored, bs, br, bx, kept, x, tally):
             d += 1
             lo[d] = first
             live = space_first(x, d, S)
@@ -209,7 +213,8 @@ def _mask_walk(b, start, end, P, S, T, scored, bs, br, bx, kept, x, lo, masks, t
         if first >= end:
             break
         last = first + size
-        if _visit(b, d, first, last, start, end, P, T, scored, bs, br, bx, kept, x, masks, tally):
+        passed = last > start and prefix_ok(x, d + 1, P, T, masks)
+        if _visit(b, d, first, last, start, end, passed, P, scored, bs, br, bx, kept, x, tally):
             d += 1
             lo[d] = first
             fresh = True
