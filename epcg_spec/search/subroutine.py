@@ -5,10 +5,11 @@ optimised by LLVM, emitted as machine code with a C wrapper, and written to the 
 then linked into the caller's module and optimised there again. A kernel that only kernels
 call never runs its own machine code. A `subroutine` is an intrinsic instead: a call site is
 typed from the return type the decorator declares, and the body is compiled once per
-argument types by numba's `compile_subroutine` (no dispatcher, no wrapper, no cache file) and
-linked into its callers (docs/benchmarks.md, "Cold compile", branch `pcompile3`). A
-subroutine cannot be called from Python; with numba's JIT off (coverage runs) it is the
-plain function.
+argument types (no dispatcher, no wrapper, no cache file) and linked into its callers
+(docs/benchmarks.md, "Cold compile", branch `pcompile3`). Its library is only linked: numba
+would optimise a linked library's module on its own and make machine code of it, which
+nothing runs ("Subroutines linked, not finalised"). A subroutine cannot be called from
+Python; with numba's JIT off (coverage runs) it is the plain function.
 
 A subroutine is compiled without numba's runtime (no reference counts), as the hot kernels
 that call it are: numba keeps one compiled body per argument types for the whole process,
@@ -25,9 +26,45 @@ from collections.abc import Callable
 
 from numba import config, types
 from numba.core import compiler
+from numba.core.codegen import JITCodeLibrary
+from numba.core.compiler_lock import global_compiler_lock
 from numba.extending import intrinsic
 
 from ..compile import connector as _connector  # noqa: F401  (the numba cache of these kernels)
+
+
+class _LinkedOnly(JITCodeLibrary):
+    """A subroutine's library: its functions optimised one by one, then linked into its
+    callers' modules and optimised there with them. Finalising it (numba does, on linking)
+    only links in the subroutines it calls."""
+
+    def _optimize_final_module(self) -> None:
+        pass
+
+    def _finalize_final_module(self) -> None:
+        self._finalize_dynamic_globals()
+        self._verify_declare_only_symbols()
+        self._finalized = True
+
+
+def _compiled(context, body: Callable, sig, inline: bool):
+    """`body` compiled for `sig` once per process, without numba's runtime (see the module
+    docstring), into a `_LinkedOnly` library linked into the library being lowered."""
+    key = (body, sig, type(context.error_model), _LinkedOnly)
+    compiled = context.cached_internal_func.get(key)
+    if compiled is None:
+        flags = compiler.Flags()
+        flags.forceinline = inline
+        flags.no_compile = flags.no_cpython_wrapper = flags.no_cfunc_wrapper = True
+        library = _LinkedOnly(context.codegen(), body.__name__)
+        with global_compiler_lock:
+            compiled = compiler.compile_internal(
+                context.typing_context, context, library, body, sig.args, sig.return_type,
+                flags, locals={},
+            )  # fmt: skip
+        context.cached_internal_func[key] = compiled
+    context.active_code_library.add_linking_library(compiled.library)
+    return compiled
 
 
 def subroutine(
@@ -47,11 +84,7 @@ def subroutine(
             body = function if pick is None else pick(*signature.args)
 
             def codegen(context, builder, sig, args):
-                flags = compiler.Flags()
-                flags.forceinline = inline
-                # numba's own runtime off whatever the caller's flags (see the docstring)
-                plain = context.subtarget(enable_nrt=False)
-                compiled = plain.compile_subroutine(builder, body, sig, flags=flags)
+                compiled = _compiled(context.subtarget(enable_nrt=False), body, sig, inline)
                 return context.call_internal(builder, compiled.fndesc, sig, args)
 
             return signature, codegen

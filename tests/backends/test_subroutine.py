@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, types
+from numba.core.registry import cpu_target
 
 from epcg_spec.search.subroutine import subroutine
 
@@ -80,3 +81,29 @@ def test_a_subroutine_counts_no_references_whichever_kernel_reaches_it_first():
     assert _plain(rows, 4) == 33
     code = _plain.inspect_llvm(_plain.signatures[0])
     assert "@NRT_incref" not in code and "@NRT_decref" not in code
+
+
+@subroutine(types.int64)
+def _halved(x):
+    return x // 2
+
+
+@njit
+def _quartered(x):
+    return _halved(_halved(x))
+
+
+def test_a_subroutine_is_only_linked_into_its_callers(monkeypatch):
+    """numba makes machine code of every library it links; a subroutine's code only ever runs
+    inside its callers, so its module never reaches the execution engine on its own."""
+    codegen = type(cpu_target.target_context.codegen())
+    added = []
+    engine_add = codegen._add_module
+
+    def add_module(self, module):
+        added.append(module.name)
+        return engine_add(self, module)
+
+    monkeypatch.setattr(codegen, "_add_module", add_module)
+    assert _quartered(37) == 9
+    assert "_quartered" in added and "_halved" not in added
