@@ -298,4 +298,5 @@ def test_an_empty_layers_dir_and_one_for_sample_are_refused(small, tmp_path, cap
         "usage error: --layers-dir '': an empty path; give a folder, or leave it out\n"
     )
     assert main(["sample", str(small), "--layers-dir", str(tmp_path / "layers")]) == 2
-    assert "No such option '--layers-dir'" in capsys.readouterr().err
+    err = capsys.readouterr().err  # click 8.4 quotes the option, 8.2 and 8.3 do not
+    assert err.startswith("usage error: No such option") and "--layers-dir" in err
