@@ -50,7 +50,7 @@ class _LinkedOnly(JITCodeLibrary):
 def _compiled(context, body: Callable, sig, inline: bool):
     """`body` compiled for `sig` once per process, without numba's runtime (see the module
     docstring), into a `_LinkedOnly` library linked into the library being lowered."""
-    key = (body, sig, type(context.error_model), _LinkedOnly)
+    key = (body, sig, type(context.error_model))  # numba keys its own by code object
     compiled = context.cached_internal_func.get(key)
     if compiled is None:
         flags = compiler.Flags()
