@@ -16,6 +16,7 @@ from epcg_spec.core.context import RunContext
 from epcg_spec.spec.dsl import load_dsl
 from epcg_spec.spec.load import load_spec
 from epcg_spec.spec.schema import validate_data
+from tests.checkout import checkout_env
 
 SPECS = Path(__file__).resolve().parents[2] / "specs"
 QUEENS = str(SPECS / "n-queens.yaml")
@@ -277,7 +278,7 @@ def test_a_folder_name_that_is_not_utf8_is_printed_as_its_bytes(tmp_path):
     """Under a strict UTF-8 stdout (an en_US.UTF-8 terminal), printing the folder a build
     wrote was exit 3."""
     folder = os.fsdecode(bytes(tmp_path) + b"/b\xfe")
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(SPECS.parent)}
+    env = checkout_env(PYTHONIOENCODING="utf-8")
     argv = [sys.executable, "-m", "epcg_spec", "build", str(SPECS / "tracery-weather.epcg")]
     done = subprocess.run([*argv, "--out", folder, "-q"], env=env, capture_output=True)
     assert (done.returncode, done.stderr) == (0, b"")

@@ -21,9 +21,9 @@ from epcg_spec.core.errors import UsageError
 from epcg_spec.core.result import without_timings
 from epcg_spec.search import driver, items
 from epcg_spec.spec.schema import validate_data
+from tests.checkout import checkout_env
 from tests.domains.space.helpers import SPECS
 
-ROOT = Path(__file__).resolve().parents[2]
 ITEM_SPECS = ["sudoku-4x4.epcg", "tracery-weather.epcg", "wfc-flowers.yaml", "ppg-escape-room.yaml"]
 LISTS = ("best", "outputs", "puzzles")  # the per-item lists of the item kinds' results
 
@@ -439,7 +439,7 @@ def test_a_search_count_stopped_by_its_time_limit_says_so_in_its_json(spec, caps
 
 
 def _spawn(out: Path, *flags: str) -> subprocess.Popen:
-    env = {**os.environ, "EPCG_SPEC_CHECKPOINT_SECONDS": "0.05", "PYTHONPATH": str(ROOT)}
+    env = checkout_env(EPCG_SPEC_CHECKPOINT_SECONDS="0.05")
     argv = [sys.executable, "-m", "epcg_spec", "build", str(SPECS / "n-queens.yaml")]
     argv += ["--param", "n=12", "--no-prune", "--threads", "1", "--out", str(out), "-q"]
     return subprocess.Popen(
@@ -486,7 +486,7 @@ def test_ctrl_c_exits_130_within_3_s_with_a_checkpoint_and_the_resume_command(st
 def test_sigterm_while_compiling_leaves_no_folder(tmp_path):
     """Before the work starts, SIGTERM stops as Ctrl-C does: exit 130, nothing left."""
     out = tmp_path / "out"
-    cold = {**os.environ, "EPCG_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
+    cold = checkout_env(EPCG_CACHE_DIR=str(tmp_path / "cache"))
     argv = ["-m", "epcg_spec", "build", str(SPECS / "wfc-pipes.yaml"), "--out", str(out)]
     run = subprocess.Popen([sys.executable, *argv, "-q"], env=cold, stderr=subprocess.PIPE)
     _wait_for(out / files.LOCK, run)  # the folder is held: kernels compile now

@@ -26,6 +26,7 @@ from epcg_spec.core.errors import BuildError, UsageError
 from epcg_spec.core.result import without_timings
 from epcg_spec.spaces import bits, kpermutation
 from epcg_spec.spec.load import load_spec
+from tests.checkout import checkout_env
 
 from ..fuzz.spec_mutator import Runner
 
@@ -360,7 +361,7 @@ def _set_of(folder: Path) -> tuple[str, int]:
 
 def test_a_killed_build_leaves_the_old_set_or_the_new_one(tmp_path):
     folder = tmp_path / "out"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = checkout_env()
 
     def write(tag: str, count: int) -> subprocess.Popen:
         code = _writer(folder, tag, count)
@@ -398,7 +399,7 @@ def test_a_killed_cli_build_leaves_one_whole_set(tmp_path):
     spec.write_text(
         (ROOT / "specs" / "tracery-heroes.yaml").read_text().replace("count: 12", "count: 400")
     )
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = checkout_env()
 
     def build(seed: int, out: Path) -> subprocess.Popen:
         argv = ["-m", "epcg_spec", "build", str(spec), "--out", str(out), "-q", "--seed", str(seed)]

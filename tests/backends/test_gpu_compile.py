@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.checkout import checkout_env
+
 UNAVAILABLE = 77  # ptx_check's exit where NVVM or NVRTC is missing (not imported: it loads CUDA)
 ROOT = Path(__file__).resolve().parents[2]
 KERNELS = {  # kernel -> launches of distinct argument types in ptx_check's runs
@@ -25,7 +27,7 @@ KERNELS = {  # kernel -> launches of distinct argument types in ptx_check's runs
 
 
 def test_every_gpu_kernel_compiles_for_the_h100():
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = checkout_env()
     argv = [sys.executable, "-m", "tests.backends.ptx_check"]
     done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, env=env, timeout=900)
     if done.returncode == UNAVAILABLE:  # skipped, but failed in CI, which installs them

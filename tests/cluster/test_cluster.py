@@ -20,9 +20,8 @@ from epcg_spec.cli.main import main
 from epcg_spec.core.errors import BuildError, UsageError
 from epcg_spec.core.result import without_timings
 from epcg_spec.search import cluster
+from tests.checkout import checkout_env
 from tests.domains.space.helpers import SPECS
-
-ROOT = Path(__file__).resolve().parents[2]
 
 EVERY_KIND = [
     ("n-queens.yaml", {"n": 8}),
@@ -181,7 +180,7 @@ def test_a_terminal_ctrl_c_stops_a_local_cluster_run_in_one_line(tmp_path):
     lines of tracebacks), and the client waited for their tasks for ever (11 minutes, until
     a second Ctrl-C)."""
     out = tmp_path / "out"
-    env = {**os.environ, "EPCG_SPEC_CHECKPOINT_SECONDS": "0.05", "PYTHONPATH": str(ROOT)}
+    env = checkout_env(EPCG_SPEC_CHECKPOINT_SECONDS="0.05")
     argv = [sys.executable, "-m", "epcg_spec", "build", str(SPECS / LONG[0]), "--param", "n=11"]
     argv += ["--no-prune", "--threads", "1", "--scheduler", "local:2", "--out", str(out), "-q"]
     run = subprocess.Popen(argv, env=env, stderr=subprocess.PIPE, text=True, start_new_session=True)

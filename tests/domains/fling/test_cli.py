@@ -1,7 +1,6 @@
 """The fling kind through the command line: every command, the files, the located errors."""
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +9,7 @@ import pytest
 
 from epcg_spec.cli.main import main
 from epcg_spec.spec.schema import validate_data
+from tests.checkout import checkout_env
 from tests.domains.fling.conftest import oracle_layer
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -65,7 +65,7 @@ def test_build_writes_counts_boards_and_pictures(small, tmp_path, capsys):
 def test_a_cold_build_compiles_once_apart_from_every_layer(small, tmp_path):
     """On a cold kernel cache each pass compiled its loops as it began: "compiling kernels"
     was said twice, and layer 2's seconds held the compile (3.3 s for 1,540 boards)."""
-    cold = {**os.environ, "EPCG_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
+    cold = checkout_env(EPCG_CACHE_DIR=str(tmp_path / "cache"))
     argv = ["-m", "epcg_spec", "build", str(small), "--out", str(tmp_path / "out")]
     run = subprocess.run([sys.executable, *argv], env=cold, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
+from tests.checkout import checkout_env
+
 CTRL_C_WHILE_NUMPY_LOADS = textwrap.dedent(
     """
     import runpy, sys
@@ -27,7 +26,7 @@ CTRL_C_WHILE_NUMPY_LOADS = textwrap.dedent(
 
 def test_ctrl_c_while_the_modules_load_is_one_line_exit_130(tmp_path):
     """It printed Python's traceback of the import under way (20 lines and more)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = checkout_env()
     run = subprocess.run(
         [sys.executable, "-c", CTRL_C_WHILE_NUMPY_LOADS],
         cwd=tmp_path,
