@@ -11,7 +11,7 @@ from collections.abc import Callable
 import click
 
 from ..core.cache import cache_dir
-from ..core.errors import EpcgError, Interrupted, SpecError, one_line
+from ..core.errors import EpcgError, Interrupted, SpecError, one_line, shortened
 
 OK, INVALID, USAGE, INTERNAL, INTERRUPTED = 0, 1, 2, 3, 130
 # what the machine refuses, not a bug of ours: a path the user gave, a full or read-only disk
@@ -68,7 +68,7 @@ def run_guarded(action: Callable[[], int]) -> int:
     except OSError as exc:
         if exc.errno not in REFUSED_BY_THE_SYSTEM:
             return _internal(exc)
-        where = f"{_shortened(str(exc.filename))}: " if exc.filename else ""
+        where = f"{shortened(str(exc.filename))}: " if exc.filename else ""
         print(f"error: {where}{exc.strerror}", file=sys.stderr)
         return INVALID
     except Exception as exc:
@@ -91,11 +91,6 @@ def _misplaced(exc: click.UsageError) -> str:
         f" It goes after the command (it is an option of {', '.join(takers)}): "
         f"{exc.ctx.command_path} {takers[0]} ... {exc.option_name} ..."
     )
-
-
-def _shortened(name: str, most: int = 120) -> str:
-    """A file name of at most `most` characters, its middle elided."""
-    return name if len(name) <= most else f"{name[: most // 2]}...{name[-most // 2 :]}"
 
 
 def _internal(exc: BaseException) -> int:

@@ -70,6 +70,12 @@ def printable(text: str) -> str:
     return text.translate(_PRINTABLE)
 
 
+def shortened(text: str, most: int = 120) -> str:
+    """`text` in at most `most` characters, its middle elided: what a message quotes of a
+    name or a value stays short, whatever a spec or a command line gives."""
+    return text if len(text) <= most else f"{text[: most // 2]}...{text[-most // 2 :]}"
+
+
 MAX_LISTED = 30
 """Most names a message lists (then how many there are in all)."""
 HINT_COMPARISONS = 300_000

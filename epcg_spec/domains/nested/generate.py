@@ -14,12 +14,14 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from ...core.errors import BuildError, UsageError
+from ...core.errors import BuildError, UsageError, listed, shortened
 from ...core.rng import SplitMix64
 from ..tracery.expansion import Expansion
 from .model import ChildRule, NestedSpec
 
-_SEGMENT = re.compile(r"^(?P<type>[^/\[\]]+?)(?:\[(?P<index>\d+)\])?$")
+# an index of more digits than any child's is no child (Python reads no integer of over
+# 4,300 digits)
+_SEGMENT = re.compile(r"^(?P<type>[^/\[\]]+?)(?:\[(?P<index>\d{1,18})\])?$")
 
 
 @dataclass(frozen=True)
@@ -78,19 +80,21 @@ class Universe:
         """The element a path names, e.g. `universe/galaxy[2]/star_system[5]`."""
         segments = [s for s in path.strip("/").split("/") if s]
         if not segments:
-            raise UsageError(f"--at {path!r}: give a path such as {self.spec.root}/...")
+            raise UsageError(f"--at {shortened(path)!r}: give a path such as {self.spec.root}/...")
         first = _SEGMENT.match(segments[0])
         if not first or first["type"] != self.spec.root or (first["index"] or "0") != "0":
-            raise UsageError(f"--at {path!r}: a path starts at the root, '{self.spec.root}'")
+            raise UsageError(
+                f"--at {shortened(path)!r}: a path starts at the root, '{self.spec.root}'"
+            )
         element = self.root()
         for segment in segments[1:]:
             match = _SEGMENT.match(segment)
             wanted = (match["type"], int(match["index"] or 0)) if match else None
             if wanted not in element.children:
-                listing = ", ".join(f"{t}[{i}]" for t, i in element.children) or "none"
+                listing = listed([f"{t}[{i}]" for t, i in element.children])
                 raise UsageError(
-                    f"--at {path!r}: {element.path} has no child '{segment}' "
-                    f"(its children: {listing})"
+                    f"--at {shortened(path)!r}: {element.path} has no child "
+                    f"'{shortened(segment)}' (its children: {listing})"
                 )
             element = self.make(wanted[0], element.child_path(*wanted))
         return element

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from ...core.errors import shortened
 from .model import ChildRule
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_ ]*?"
@@ -19,6 +20,9 @@ KINDS = ("always", "possible", "rare")
 MAX_COUNT = 1000
 """Most children of one rule (a count or the top of a range)."""
 DEFAULT_RARE = Fraction(5, 100)
+MAX_AMOUNT = 24
+"""Most characters of a count, a range or a chance (`1000-1000` takes 9): the numbers read
+stay short (Python reads no integer of over 4,300 digits)."""
 
 
 def amount(text: str, kind: str) -> tuple[int, int, Fraction]:
@@ -30,6 +34,10 @@ def amount(text: str, kind: str) -> tuple[int, int, Fraction]:
             "possible": (0, 1, Fraction(1)),
             "rare": (1, 1, DEFAULT_RARE),
         }[kind]
+    if len(text) > MAX_AMOUNT:
+        raise ValueError(
+            f"'{shortened(text, 40)}' is longer than any count (3), range (1-4) or chance (20%)"
+        )
     match = _AMOUNT.match(text)
     if not match:
         raise ValueError(f"'{text}' is not a count (3), a range (1-4) or a chance (20%)")

@@ -295,6 +295,43 @@ def test_a_nested_count_past_1000_children_is_located(tmp_path, capsys):
         assert out.startswith(f"{nested}:15:9: the count 0-9223372036854775808 is more than 1,000")
 
 
+@pytest.mark.parametrize(
+    "amount", ["room,3-{big}", "room,{big}%", "room,0.{big}%"], ids=["range", "chance", "fraction"]
+)
+def test_a_nested_amount_of_thousands_of_digits_is_located(amount, tmp_path, capsys):
+    """Python reads no integer of over 4,300 digits: its own message was the located line."""
+    nested = tmp_path / "nested-dungeon.epcg"
+    text = (SPECS / "nested-dungeon.epcg").read_text("utf-8")
+    nested.write_text(text.replace('"room,3-6"', f'"{amount.format(big="9" * 5000)}"'))
+    assert main(["validate", "-q", str(nested)]) == 1
+    out = capsys.readouterr().out
+    assert re.match(
+        rf"{re.escape(str(nested))}:\d+:\d+: '.{{20}}\.\.\..{{20}}' is longer than any count", out
+    ), out
+    assert len(out.splitlines()[0]) < len(str(nested)) + 160
+
+
+@pytest.mark.parametrize("command", ["sample", "build"])
+def test_a_path_index_of_thousands_of_digits_is_no_child(command, tmp_path, capsys):
+    """A rooms spec's `at` (and nested's --at) of such an index was exit 3."""
+    index = "9" * 5000
+    (tmp_path / "nested-dungeon.epcg").write_text((SPECS / "nested-dungeon.epcg").read_text())
+    rooms = tmp_path / "rooms-dungeon.epcg"
+    text = (SPECS / "rooms-dungeon.epcg").read_text("utf-8")
+    rooms.write_text(text.replace("dungeon/level[0]", f"dungeon/level[{index}]"))
+    assert main(["validate", "-q", str(rooms)]) == 1
+    out = capsys.readouterr().out
+    assert re.match(
+        rf"{re.escape(str(rooms))}:\d+:\d+: .* dungeon has no child 'level\[9+\.\.\.9+\]'", out
+    )
+    nested = str(tmp_path / "nested-dungeon.epcg")
+    argv = [command, nested, "--at", f"dungeon/level[{index}]", "--out", str(tmp_path / "out")]
+    assert main(argv if command == "build" else argv[:4]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage error: --at 'dungeon/level[999") and len(err) < 500, err
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_rooms_tree_past_1000_elements_is_located(tmp_path, capsys):
     (tmp_path / "nested-dungeon.epcg").write_text(
         (SPECS / "nested-dungeon.epcg").read_text("utf-8").replace('"room,3-6"', '"room,900"')
