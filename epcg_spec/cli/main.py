@@ -13,9 +13,9 @@ import click
 from .. import __version__, api
 from ..compile import registry
 from ..compile.flags import build_instead
-from ..core.errors import BuildError, Interrupted, UsageError, printable
+from ..core.errors import BuildError, Interrupted, UsageError, printable, shortened
 from ..core.files import atomic_write, in_output_set, not_a_file, output_folder
-from ..core.sizes import INT64_MAX
+from ..core.sizes import INT64_MAX, digits_value
 from ..output.explain import explain_document
 from ..output.jsontext import dumps
 from ..search.driver import CHECKPOINT_NAME, resume_command
@@ -106,10 +106,12 @@ class ShardType(click.ParamType):
     def convert(self, value, param, ctx):
         if isinstance(value, tuple):
             return value
-        index, sep, count = str(value).partition("/")
-        if not (sep and index.isdigit() and count.isdigit() and int(index) < int(count)):
-            self.fail(f"{value!r}: write I/N with 0 <= I < N, e.g. --shard 0/4", param, ctx)
-        return int(index), int(count)
+        first, sep, last = str(value).partition("/")
+        index, count = digits_value(first), digits_value(last)
+        if not (sep and index is not None and count is not None and index < count):
+            text = shortened(str(value))
+            self.fail(f"{text!r}: write I/N with 0 <= I < N, e.g. --shard 0/4", param, ctx)
+        return index, count
 
 
 _param = click.option(

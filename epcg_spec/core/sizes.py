@@ -1,5 +1,5 @@
 """Counts in text: `1 block`, `2 blocks`; those too large to print by their size as digits and a
-power of ten, never all the digits."""
+power of ten, never all the digits. And counts read from text (a flag's, a name's)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,20 @@ INT64_MAX = 2**63 - 1
 """The largest value the kernels' 64-bit integers hold: of a rank, a seed, a count's --limit."""
 EXACT_BELOW = 10**15
 """Counts below this are printed in full; larger ones by their order of magnitude."""
+
+
+MOST_DIGITS = 100
+"""Most digits of a count read from text: int() reads none of over 4,300, and no count of
+more than 100 digits is one a spec or a flag can use."""
+
+
+def digits_value(text: str) -> int | None:
+    """The number `text` writes in ASCII digits alone, or None: not a sign, a space nor
+    another script's digits (str.isdigit takes `²`, which int() refuses), nor more than
+    MOST_DIGITS digits."""
+    if text.isascii() and text.isdigit() and len(text) <= MOST_DIGITS:
+        return int(text)
+    return None
 
 
 def log10(n: int) -> float:

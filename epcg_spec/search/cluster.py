@@ -27,8 +27,9 @@ from typing import Any
 
 from ..core import inputs
 from ..core.context import RunContext, SpecSource
-from ..core.errors import BuildError, UsageError
+from ..core.errors import BuildError, UsageError, shortened
 from ..core.files import atomic_write, read_bounded
+from ..core.sizes import digits_value
 from ..core.version import __version__
 from .driver import CHUNK_SECONDS, Job, interruptible, resize_chunk
 
@@ -70,20 +71,20 @@ def parse_scheduler(text: str) -> tuple[str, Any]:
     if not isinstance(text, str):  # from the Python API: neither a string nor a Client
         raise UsageError(f"--scheduler {text!r}: write local:N or a scheduler's address")
     if text.startswith("local:"):
-        count = text.removeprefix("local:")
+        workers = digits_value(text.removeprefix("local:"))
         most = WORKERS_PER_CPU * (os.cpu_count() or 1)
-        if count.isdigit() and int(count) > most:
+        if workers is not None and workers > most:
             raise UsageError(
-                f"--scheduler {text!r}: at most local:{most} here ({WORKERS_PER_CPU} worker "
-                f"processes a CPU; local:N starts N processes on this machine)"
+                f"--scheduler {shortened(text)!r}: at most local:{most} here ({WORKERS_PER_CPU} "
+                f"worker processes a CPU; local:N starts N processes on this machine)"
             )
-        if count.isdigit() and int(count) >= 1:
-            return "local", int(count)
+        if workers is not None and workers >= 1:
+            return "local", workers
     elif "://" in text and text.split("://", 1)[1]:
         return "address", text
     raise UsageError(
-        f"--scheduler {text!r}: write local:N (N worker processes here) or the address of a "
-        "running scheduler, e.g. tcp://10.0.0.5:8786"
+        f"--scheduler {shortened(text)!r}: write local:N (N worker processes here) or the "
+        "address of a running scheduler, e.g. tcp://10.0.0.5:8786"
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.errors import Diagnostic, Pos, SpecError, UsageError, closest, listed
+from ..core.errors import Diagnostic, Pos, SpecError, UsageError, closest, listed, shortened
 from ..core.sizes import count_text
 from .document import Document, Path, describe_path
 from .expr.analysis import Analyzer, Reads
@@ -25,7 +25,9 @@ def parse_overrides(items: list[str]) -> dict[str, int]:
         try:
             out[name.strip()] = int(value)
         except ValueError:
-            raise UsageError(f"--param {item!r}: the value must be an integer") from None
+            raise UsageError(
+                f"--param {shortened(item)!r}: the value must be an integer of at most 4,300 digits"
+            ) from None
     return out
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.errors import Diagnostic, SpecError, closest, did_you_mean, listed
+from ...core.sizes import digits_value
 from ...spec.document import Document
 from ...spec.document import Path as DocPath
 from .model import DEFAULT_LIMIT, ObjectSpec, PpgSpec, Rule, Side, Transition
@@ -193,9 +194,8 @@ def _object_named(name: str, known: dict[str, ObjectSpec]) -> ObjectSpec | None:
         return known[name]
     base, sep, index = name.rpartition("_T_")
     obj = known.get(base)
-    if sep and obj is not None and obj.copies and index.isdigit() and int(index) < obj.copies[1]:
-        return obj
-    return None
+    copy = digits_value(index) if sep and obj is not None and obj.copies else None
+    return obj if copy is not None and copy < obj.copies[1] else None
 
 
 def _unknown_object(doc: Document, path: DocPath, name: str, known: dict[str, ObjectSpec]):

@@ -12,7 +12,7 @@ import numpy as np
 
 from ...core.errors import SpecError, did_you_mean
 from ...core.files import NotReadable, read_bounded, unopenable
-from ...core.sizes import counted
+from ...core.sizes import counted, digits_value
 from ...spec.document import Document
 from ...spec.document import Path as DocPath
 from ...spec.load import read_text
@@ -725,8 +725,9 @@ def _variant(doc, path, text: str, model: TiledModel, problems) -> int | None:
     cardinality = len(model.variants(parts[0]))
     if len(parts) == 1:
         return model.first[parts[0]]
-    if len(parts) == 2 and parts[1].isdigit() and int(parts[1]) < cardinality:
-        return model.first[parts[0]] + int(parts[1])
+    variant = digits_value(parts[1]) if len(parts) == 2 else None
+    if variant is not None and variant < cardinality:
+        return model.first[parts[0]] + variant
     problems.add(
         doc,
         path,

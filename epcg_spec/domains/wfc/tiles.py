@@ -106,13 +106,6 @@ class TiledModel:
         index = self.tile_of[self.first[tile]]
         return [int(v) for v in np.flatnonzero(self.tile_of == index)]
 
-    def variant(self, text: str) -> list[int]:
-        """'name' (every variant) or 'name k' (that one)."""
-        parts = text.split()
-        if len(parts) == 1:
-            return self.variants(parts[0])
-        return [self.first[parts[0]] + int(parts[1])]
-
 
 def build_variants(tiles: list[TileDef]) -> TiledModel:
     """Variants, images and actions; the rules are added by `add_rules`."""

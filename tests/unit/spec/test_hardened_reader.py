@@ -332,6 +332,44 @@ def test_a_path_index_of_thousands_of_digits_is_no_child(command, tmp_path, caps
     assert not (tmp_path / "out").exists()
 
 
+NOT_READ_BY_INT = ["\u00b2", "9" * 5000]  # a digit to str.isdigit, not to int(); too many
+
+
+@pytest.mark.parametrize("digits", NOT_READ_BY_INT, ids=["superscript", "5000-digits"])
+@pytest.mark.parametrize(
+    "spec,old,new",
+    [
+        ("ppg-levers.epcg", "lh: {name: Lever}", "lh: {name: Lever_T_DIGITS}"),
+        ("wfc-voxel-terrain.yaml", "{left: air, right: air}", '{left: "air DIGITS", right: air}'),
+    ],
+)
+def test_a_copy_or_variant_number_int_cannot_read_is_located(
+    spec, old, new, digits, tmp_path, capsys
+):
+    """They were exit 3: str.isdigit took them, then int() refused them."""
+    path = tmp_path / spec
+    text = (SPECS / spec).read_text("utf-8")
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, new.replace("DIGITS", digits)), "utf-8")
+    assert main(["validate", "-q", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert re.match(rf"{re.escape(str(path))}:\d+:\d+: ", out), out
+
+
+@pytest.mark.parametrize("digits", NOT_READ_BY_INT, ids=["superscript", "5000-digits"])
+@pytest.mark.parametrize(
+    "flag", ["--shard {}/4", "--shard 0/{}", "--scheduler local:{}", "--param n={}"]
+)
+def test_a_flag_number_int_cannot_read_is_a_short_usage_error(flag, digits, tmp_path, capsys):
+    """They were exit 3 (--shard, --scheduler), or a usage line of 5,000 digits (--param)."""
+    out = tmp_path / "out"
+    argv = ["build", str(SPECS / "n-queens.yaml"), *flag.format(digits).split(), "--out", str(out)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage error: ") and len(err) < 400 and err.count("\n") == 1, err
+    assert not out.exists()
+
+
 def test_a_rooms_tree_past_1000_elements_is_located(tmp_path, capsys):
     (tmp_path / "nested-dungeon.epcg").write_text(
         (SPECS / "nested-dungeon.epcg").read_text("utf-8").replace('"room,3-6"', '"room,900"')
