@@ -19,6 +19,9 @@ import numpy as np
 VERSION = 150
 
 
+VOX_SIDE = 256  # the most voxels along each axis of one .vox model
+
+
 def _chunk(name: bytes, content: bytes, children: bytes = b"") -> bytes:
     return name + struct.pack("<ii", len(content), len(children)) + content + children
 
@@ -27,8 +30,8 @@ def write_vox(
     shape: tuple[int, int, int], codes: np.ndarray, palette: dict[int, tuple[int, int, int]]
 ) -> bytes:
     """One model: `codes` per cell (x fastest, then y, then z; 0 = empty), `palette` per code."""
-    if max(shape) > 256:
-        raise ValueError("a .vox model is at most 256 voxels along each axis")
+    if max(shape) > VOX_SIDE:
+        raise ValueError(f"a .vox model is at most {VOX_SIDE} voxels along each axis")
     grid = np.asarray(codes).reshape(shape[2], shape[1], shape[0])
     z, y, x = np.nonzero(grid)
     voxels = np.stack([x, y, z, grid[z, y, x]], axis=1).astype(np.uint8)

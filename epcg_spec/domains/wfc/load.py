@@ -19,7 +19,7 @@ from ...spec.load import read_text
 from .constraints import AXES, MIRRORS, max_consecutive, mirror, mirror_element, separation
 from .examples import learn, read_map, stand_in
 from .formats import read_tileset
-from .formats_vox import NotVox, read_vox
+from .formats_vox import VOX_SIDE, NotVox, read_vox
 from .hexpatterns import HexPatterns, extract_hex, sample_values
 from .inputs import Problems, outside, read_image
 from .masks import read_mask
@@ -209,6 +209,18 @@ def _run(doc, path, node, folder, problems: Problems, name: str) -> WfcRun | Non
                 + (" (it wraps)" if axes[axis] else ""),
             )
             return None
+    if layout == "cube":  # its output is one .vox model
+        extents = (run.width, run.height, run.depth)
+        for key, extent in zip(("width", "height", "depth"), extents, strict=True):
+            if extent > VOX_SIDE:
+                problems.add(
+                    doc,
+                    (*path, key if key in node else "size"),
+                    f"a cube grid is written as a MagicaVoxel .vox, at most {VOX_SIDE} voxels "
+                    f"along each axis, not {extent:,}",
+                    f"give a {key} of at most {VOX_SIDE}",
+                )
+                return None
     stagger = {"pointy": 1, "flat": 0}.get(layout)
     if stagger is not None and axes[stagger] and shape[stagger] % 2:
         problems.add(

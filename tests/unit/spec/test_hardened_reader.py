@@ -449,3 +449,17 @@ def test_a_byte_that_is_not_utf8_is_located(tmp_path, capsys):
         f"{path}:11:11: byte 0xEF is not UTF-8 text (invalid continuation byte); "
         "save the file as UTF-8\n"
     )
+
+
+def test_a_cube_grid_past_one_vox_model_is_located(tmp_path, capsys):
+    """Its build searched the whole world, then stopped writing the .vox: exit 3."""
+    path = tmp_path / "wfc-voxel-terrain.yaml"
+    text = (SPECS / "wfc-voxel-terrain.yaml").read_text("utf-8")
+    assert text.count("width: 16\n") == 1
+    path.write_text(text.replace("width: 16\n", "width: 257\n"), "utf-8")
+    assert main(["validate", "-q", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(
+        f"{path}:11:8: a cube grid is written as a MagicaVoxel .vox, at most 256 voxels along "
+        "each axis, not 257; give a width of at most 256"
+    ), out
