@@ -65,6 +65,14 @@ def run_guarded(action: Callable[[], int]) -> int:
     except (KeyboardInterrupt, click.exceptions.Abort):
         print("interrupted", file=sys.stderr)
         return INTERRUPTED
+    except MemoryError:  # past the estimate's check (--force), or under a limit it missed
+        print(
+            "error: out of memory: the run needed more than this machine, or a limit on this "
+            "process, gives; make the spec smaller ('epcg-spec explain SPEC' shows its estimated "
+            "memory)",
+            file=sys.stderr,
+        )
+        return INVALID
     except OSError as exc:
         if exc.errno not in REFUSED_BY_THE_SYSTEM:
             return _internal(exc)

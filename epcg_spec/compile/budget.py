@@ -2,8 +2,9 @@
 
 A problem may offer `estimate(ctx) -> Estimate`, computed from the spec alone (instantly, with
 no allocation). `check` refuses a build (exit 1, with the numbers) that needs more memory than
-the machine has available, more disk than is free where it writes, or more than MAX_SECONDS;
-`build --force` skips the check. A MemoryError or a full disk is never how a user learns a size.
+the machine, or a limit on this process, has available, more disk than is free where it
+writes, or more than MAX_SECONDS; `build --force` skips the check. A MemoryError or a full disk
+is never how a user learns a size.
 """
 
 from __future__ import annotations
@@ -86,7 +87,17 @@ def check(estimate: Estimate, folder: Path) -> None:
 
 
 def available_memory() -> float | None:
-    """Bytes of memory available to a new allocation (Linux MemAvailable), or None."""
+    """Bytes of memory a new allocation can have: the least of the machine's (Linux
+    MemAvailable), the room under this process's address-space limit (`ulimit -v`) and
+    under its cgroup's memory limit (a container's, a batch job's); None where none is
+    known. Under such a limit the machine's free memory overstated it: the build then
+    stopped with a MemoryError, or was killed."""
+    rooms = (_machine_room(), _address_room(), _cgroup_room())
+    known = [room for room in rooms if room is not None]
+    return min(known) if known else None
+
+
+def _machine_room() -> float | None:
     try:
         with open("/proc/meminfo", encoding="ascii") as handle:
             for line in handle:
@@ -98,6 +109,42 @@ def available_memory() -> float | None:
         return float(os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
     except (ValueError, OSError, AttributeError):
         return None
+
+
+def _address_room() -> float | None:
+    try:
+        import resource  # POSIX only
+    except ImportError:
+        return None
+    limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+    if limit == resource.RLIM_INFINITY:
+        return None
+    try:
+        with open("/proc/self/statm", encoding="ascii") as handle:
+            mapped = int(handle.read().split()[0]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return None
+    return float(max(limit - mapped, 1))
+
+
+CGROUP_FILES = (  # (limit, usage): cgroup v2, then v1, as a container sees its own
+    ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+    ("/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes"),
+)
+NO_CGROUP_LIMIT = 1 << 60  # v1 writes "no limit" as about 2**63; v2 as "max"
+
+
+def _cgroup_room() -> float | None:
+    for limit_file, usage_file in CGROUP_FILES:
+        try:
+            limit = Path(limit_file).read_text("ascii").strip()
+            usage = int(Path(usage_file).read_text("ascii"))
+        except (OSError, ValueError):
+            continue
+        if limit.isdigit() and int(limit) < NO_CGROUP_LIMIT:
+            return float(max(int(limit) - usage, 1))
+        return None
+    return None
 
 
 def free_disk(path: Path) -> float:
