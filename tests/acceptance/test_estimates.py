@@ -4,6 +4,8 @@ on the machine that runs them."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,7 @@ import pytest
 from epcg_spec.cli.main import main
 from epcg_spec.compile import budget
 from epcg_spec.core.cache import LAYERS
+from tests.checkout import checkout_env
 
 SPECS = Path(__file__).resolve().parents[2] / "specs"
 GiB = 2.0**30
@@ -66,8 +69,8 @@ def test_explain_shows_the_estimates_build_checks(capsys):
 
 def test_wfc_4000_by_4000_is_refused_for_its_memory(tmp_path, capsys):
     spec = _spec(tmp_path, "wfc-maze.yaml", "size: 48", "size: 4000")
-    # 4000 x 4000 cells x 104 patterns x 25 bytes
-    _refused(capsys, ["build", spec, "--out", str(tmp_path / "out")], "38.7 GiB of memory")
+    # 4000 x 4000 cells x 104 patterns x 25 bytes, and its picture's 46 bytes a pixel
+    _refused(capsys, ["build", spec, "--out", str(tmp_path / "out")], "39.5 GiB of memory")
 
 
 def test_fling_8x8_with_30_pieces_is_refused_for_its_disk(tmp_path, capsys, monkeypatch):
@@ -122,3 +125,38 @@ def test_ppg_generate_with_thousands_of_nodes_is_refused_for_its_memory(tmp_path
     # 3,840 x 3,839 x 3,838 ordered triples x 48 bytes
     _refused(capsys, ["build", str(spec), "--out", str(tmp_path / "out")], "2.5 TiB of memory")
     assert not (tmp_path / "out").exists()
+
+
+LIMITED_BUILD = """
+import resource, sys
+from epcg_spec.cli.main import main
+small, big, out = sys.argv[1:4]
+assert main(["build", small, "--out", out + "-small", "-q"]) == 0  # kernels before the limit
+with open("/proc/self/statm") as handle:
+    mapped = int(handle.read().split()[0]) * resource.getpagesize()
+resource.setrlimit(resource.RLIMIT_AS, (mapped + 100 * 2**20, resource.RLIM_INFINITY))
+print(main(["build", big, "--out", out, "-q"]), main(["build", big, "--out", out, "-q", "--force"]))
+"""
+
+
+def test_a_wfc_picture_past_an_address_space_limit_is_refused(tmp_path):
+    """A 400 x 400 map of 10-pixel tiles: its picture was not in the estimate (46 MiB), the
+    machine's free memory was the limit, and drawing it took 1.2 GB: under `ulimit -v`,
+    exit 3 (MemoryError). Now the estimate holds the picture, the limit is the process's,
+    and a forced build that runs out of memory says so in one line."""
+    specs = []
+    for name, size in (("small", 10), ("big", 400)):
+        path = tmp_path / f"{name}.yaml"
+        path.write_text(
+            f"kind: wfc\nname: {name}\nmodel: tiled\ntileset: wfc-samples/samples/pipes/"
+            f"data.xml\nsize: {size}\nseed: 4\n"
+        )
+        specs.append(str(path))
+    (tmp_path / "wfc-samples").symlink_to(SPECS / "wfc-samples")
+    out = tmp_path / "out"
+    argv = [sys.executable, "-c", LIMITED_BUILD, *specs, str(out)]
+    done = subprocess.run(argv, env=checkout_env(), capture_output=True, text=True, timeout=300)
+    assert done.stdout.split()[-2:] == ["1", "1"], done.stdout + done.stderr
+    refused, forced = done.stderr.splitlines()
+    assert refused.startswith("error: this build would need about 261.2 MiB of memory (100.")
+    assert forced.startswith("error: out of memory: ") and not out.exists()

@@ -9,8 +9,8 @@ from .formats_csv import write_csv
 from .formats_tmx import write_tmx
 from .formats_vox import write_vox
 from .model import WfcRun
-from .render import pixels, png_bytes
-from .render_worlds import hex_png, hex_svg, iso_png, tile_colors
+from .render import BAND_VALUES, pixels, png_bytes
+from .render_worlds import hex_png, hex_size, hex_svg, iso_png, iso_size, tile_colors
 from .voxels import pattern_voxels
 
 
@@ -34,6 +34,31 @@ def pictures(run: WfcRun, domains: np.ndarray, values: np.ndarray, stem: str) ->
             f"{stem}.vox": write_vox(shape, codes, palette),
         }
     return {f"{stem}.png": png_bytes(pixels(run, domains))}
+
+
+PICTURE_BYTES = 14
+"""Bytes a pixel of a picture holds while it is drawn and written: Pillow's image (4), numpy's
+copy (3), Pillow's copy of that for the PNG (4) and the PNG (3 at most)."""
+
+
+def picture_memory(run: WfcRun) -> int:
+    """Bytes an output's pictures hold at the peak while they are drawn, from the sizes alone."""
+    grid = run.topology.grid
+    if grid == "hex":
+        width, height = hex_size(run.topology)
+        return width * height * PICTURE_BYTES
+    if grid == "cube":
+        width, height = iso_size((run.width, run.height, run.depth))
+        return width * height * PICTURE_BYTES
+    columns, rows = run.grid
+    if run.tiled is not None:  # and a row of cells' means (float64) and its reshaped copy
+        size = run.tiled.images.shape[1]
+        return (rows * size) * (columns * size) * PICTURE_BYTES + columns * size * size * 48
+    # overlapping: per pixel three colour sums and a count (int64); a band of rows' candidates
+    # and their colour sums (int64)
+    held = min(BAND_VALUES, run.cells * run.values)
+    band = held + held // run.values * len(run.patterns.colors)
+    return run.width * run.height * (PICTURE_BYTES + 32) + band * 8
 
 
 def vox_palette(run: WfcRun) -> dict[int, tuple[int, int, int]]:

@@ -19,7 +19,7 @@ from ...search.propagate import Model, State
 from . import checks, diagnose
 from .model import WfcRun, WfcSpec
 from .network import build_network
-from .outputs import pictures, written_files
+from .outputs import picture_memory, pictures, written_files
 from .render import cell_domains, cell_values, text_grid
 from .topology import describe_grid
 
@@ -264,5 +264,7 @@ def _describe_policy(policy: backtrack.Policy) -> str:
 
 
 def _memory(run: WfcRun) -> int:
-    """Bytes of a run's wave, entropies and compatibility counts, and its adjacency table."""
-    return run.cells * run.values * (4 * 4 + 8 + 1) + run.values**2 * 16
+    """Bytes of a run's wave, entropies and compatibility counts, its adjacency table, and
+    an output's pictures while they are drawn."""
+    search = run.cells * run.values * (4 * 4 + 8 + 1) + run.values**2 * 16
+    return search + picture_memory(run)

@@ -14,6 +14,7 @@ from PIL import Image
 from .model import WfcRun
 
 MASKED = -2
+BAND_VALUES = 1 << 22  # (cell, value) pairs of the overlapping picture's rows held as int64
 
 
 def cell_domains(run: WfcRun, domains: np.ndarray) -> np.ndarray:
@@ -43,15 +44,18 @@ def tiled_pixels(run: WfcRun, domains: np.ndarray) -> np.ndarray:
     model = run.tiled
     columns, rows = run.grid
     images = model.images.astype(np.float64)
-    weights = domains * model.weights[None, :]
-    total = weights.sum(axis=1, keepdims=True)
-    mean = np.einsum("cv,vyxk->cyxk", weights / np.where(total > 0, total, 1.0), images)
-    if run.black_background:
-        untouched = domains.all(axis=1)
-        mean[untouched] = 0.0
     size = images.shape[1]
-    grid = mean.reshape(rows, columns, size, size, 3).transpose(0, 2, 1, 3, 4)
-    return np.floor(grid.reshape(rows * size, columns * size, 3)).astype(np.uint8)
+    out = np.empty((rows * size, columns * size, 3), np.uint8)
+    for y in range(rows):  # a row of cells at a time: the means of all held 16 bytes a pixel
+        cells = domains[y * columns : (y + 1) * columns]
+        weights = cells * model.weights[None, :]
+        total = weights.sum(axis=1, keepdims=True)
+        mean = np.einsum("cv,vyxk->cyxk", weights / np.where(total > 0, total, 1.0), images)
+        if run.black_background:
+            mean[cells.all(axis=1)] = 0.0
+        band = mean.transpose(1, 0, 2, 3).reshape(size, columns * size, 3)
+        out[y * size : (y + 1) * size] = np.floor(band)
+    return out
 
 
 def overlapping_pixels(run: WfcRun, domains: np.ndarray) -> np.ndarray:
@@ -61,19 +65,22 @@ def overlapping_pixels(run: WfcRun, domains: np.ndarray) -> np.ndarray:
     columns, rows = run.grid
     width, height = run.width, run.height
     colors = model.colors.astype(np.int64)
+    # (values, n, n, colours): whether a pattern's pixel at (dx, dy) has that colour
+    has_color = (model.patterns[..., None] == np.arange(len(colors))).astype(np.int64)
     total = np.zeros((height, width, 3), dtype=np.int64)
     count = np.zeros((height, width), dtype=np.int64)
-    cells = domains.reshape(rows, columns, -1).astype(np.int64)
-    for dy in range(n):
-        for dx in range(n):
-            # candidates of each cell, summed per colour of their pixel at offset (dx, dy)
-            per_color = np.zeros((rows, columns, len(colors)), dtype=np.int64)
-            for c in range(len(colors)):
-                per_color[:, :, c] = cells @ (model.patterns[:, dy, dx] == c).astype(np.int64)
-            ys = (np.arange(rows) + dy) % height
-            xs = (np.arange(columns) + dx) % width
-            np.add.at(total, (ys[:, None], xs[None, :]), per_color @ colors)
-            np.add.at(count, (ys[:, None], xs[None, :]), per_color.sum(axis=2))
+    band = max(1, BAND_VALUES // (columns * run.values))
+    for top in range(0, rows, band):  # the candidates as int64, a band of rows at a time
+        cells = domains[top * columns : (top + band) * columns].astype(np.int64)
+        cells = cells.reshape(-1, columns, run.values)
+        for dy in range(n):
+            for dx in range(n):
+                # candidates of each cell, summed per colour of their pixel at (dx, dy)
+                per_color = cells @ has_color[:, dy, dx]
+                ys = (np.arange(top, top + len(cells)) + dy) % height
+                xs = (np.arange(columns) + dx) % width
+                np.add.at(total, (ys[:, None], xs[None, :]), per_color @ colors)
+                np.add.at(count, (ys[:, None], xs[None, :]), per_color.sum(axis=2))
     return (total // np.maximum(count, 1)[:, :, None]).astype(np.uint8)
 
 

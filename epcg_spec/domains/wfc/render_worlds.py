@@ -58,21 +58,27 @@ def _angle(run: WfcRun, d: int) -> float:
 
 def hex_geometry(run: WfcRun) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
     """(centres (cells, 2), corner offsets (6, 2), picture size) of the hex grid in pixels."""
-    columns, rows, _ = run.topology.shape
     r, s = RADIUS, math.sqrt(3) * RADIUS
     xyz = run.topology.coordinates()
     x, y = xyz[:, 0].astype(float), xyz[:, 1].astype(float)
     if run.topology.layout == "pointy":
         centres = np.stack([s * (x + 0.5 * (xyz[:, 1] % 2)) + s / 2, 1.5 * r * y + r], axis=1)
-        size = (math.ceil(s * (columns + 0.5)), math.ceil(1.5 * r * rows + r / 2))
         start = math.pi / 6
     else:
         centres = np.stack([1.5 * r * x + r, s * (y + 0.5 * (xyz[:, 0] % 2)) + s / 2], axis=1)
-        size = (math.ceil(1.5 * r * columns + r / 2), math.ceil(s * (rows + 0.5)))
         start = 0.0
     angles = start + np.arange(6) * math.pi / 3
     corners = np.stack([r * np.cos(angles), -r * np.sin(angles)], axis=1)
-    return centres, corners, size
+    return centres, corners, hex_size(run.topology)
+
+
+def hex_size(topology: Topology) -> tuple[int, int]:
+    """The hex picture's (width, height) in pixels."""
+    columns, rows, _ = topology.shape
+    r, s = RADIUS, math.sqrt(3) * RADIUS
+    if topology.layout == "pointy":
+        return math.ceil(s * (columns + 0.5)), math.ceil(1.5 * r * rows + r / 2)
+    return math.ceil(1.5 * r * columns + r / 2), math.ceil(s * (rows + 0.5))
 
 
 def _hex_shapes(run: WfcRun, domains: np.ndarray, values: np.ndarray):
@@ -147,16 +153,20 @@ def hex_png(run: WfcRun, domains: np.ndarray, values: np.ndarray) -> bytes:
     return png_bytes(np.asarray(image))
 
 
+def iso_size(shape: tuple[int, int, int]) -> tuple[int, int]:
+    """The isometric picture's (width, height) in pixels, of (columns, rows, layers) voxels."""
+    columns, rows, layers = shape
+    return (columns + rows) * VOXEL * 2 + 2, (columns + rows) * VOXEL + layers * 2 * VOXEL + 2
+
+
 def iso_png(
     shape: tuple[int, int, int], codes: np.ndarray, palette: dict[int, tuple[int, int, int]]
 ) -> bytes:
     """An isometric preview of the voxels (`codes` per cell, x fastest; 0: empty), each drawn
     as a cube (top, left and right faces shaded), back to front so nearer ones cover farther."""
-    columns, rows, layers = shape
+    _, rows, layers = shape
     h = VOXEL
-    width = (columns + rows) * h * 2 + 2
-    height = (columns + rows) * h + layers * 2 * h + 2
-    image = Image.new("RGB", (width, height), (255, 255, 255))
+    image = Image.new("RGB", iso_size(shape), (255, 255, 255))
     draw = ImageDraw.Draw(image)
     xyz = Topology("cube", shape, (False, False, False)).coordinates()
     # farther first: larger y (north, away) and smaller x are behind; lower z first
