@@ -158,5 +158,5 @@ def test_a_wfc_picture_past_an_address_space_limit_is_refused(tmp_path):
     done = subprocess.run(argv, env=checkout_env(), capture_output=True, text=True, timeout=300)
     assert done.stdout.split()[-2:] == ["1", "1"], done.stdout + done.stderr
     refused, forced = done.stderr.splitlines()
-    assert refused.startswith("error: this build would need about 261.2 MiB of memory (100.")
+    assert refused.startswith("error: this build would need about 262.4 MiB of memory (100.")
     assert forced.startswith("error: out of memory: ") and not out.exists()

@@ -9,7 +9,7 @@ from .formats_csv import write_csv
 from .formats_tmx import write_tmx
 from .formats_vox import write_vox
 from .model import WfcRun
-from .render import BAND_VALUES, pixels, png_bytes
+from .render import BAND_PIXELS, BAND_VALUES, pixels, png_bytes
 from .render_worlds import hex_png, hex_size, hex_svg, iso_png, iso_size, tile_colors
 from .voxels import pattern_voxels
 
@@ -51,9 +51,11 @@ def picture_memory(run: WfcRun) -> int:
         width, height = iso_size((run.width, run.height, run.depth))
         return width * height * PICTURE_BYTES
     columns, rows = run.grid
-    if run.tiled is not None:  # and a row of cells' means (float64) and its reshaped copy
+    if run.tiled is not None:  # and a band of rows' means (float64) and its reshaped copy
         size = run.tiled.images.shape[1]
-        return (rows * size) * (columns * size) * PICTURE_BYTES + columns * size * size * 48
+        pixels = (rows * size) * (columns * size)
+        band = max(min(BAND_PIXELS, pixels), columns * size * size)
+        return pixels * PICTURE_BYTES + band * 48
     # overlapping: per pixel three colour sums and a count (int64); a band of rows' candidates
     # and their colour sums (int64)
     held = min(BAND_VALUES, run.cells * run.values)

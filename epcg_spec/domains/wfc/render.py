@@ -14,6 +14,7 @@ from PIL import Image
 from .model import WfcRun
 
 MASKED = -2
+BAND_PIXELS = 1 << 16  # pixels of the tiled picture's rows held as float64 means at once
 BAND_VALUES = 1 << 22  # (cell, value) pairs of the overlapping picture's rows held as int64
 
 
@@ -46,15 +47,16 @@ def tiled_pixels(run: WfcRun, domains: np.ndarray) -> np.ndarray:
     images = model.images.astype(np.float64)
     size = images.shape[1]
     out = np.empty((rows * size, columns * size, 3), np.uint8)
-    for y in range(rows):  # a row of cells at a time: the means of all held 16 bytes a pixel
-        cells = domains[y * columns : (y + 1) * columns]
+    band = max(1, BAND_PIXELS // (columns * size * size))
+    for top in range(0, rows, band):  # a band of rows at a time: all means held 16 bytes a pixel
+        cells = domains[top * columns : (top + band) * columns]
         weights = cells * model.weights[None, :]
         total = weights.sum(axis=1, keepdims=True)
         mean = np.einsum("cv,vyxk->cyxk", weights / np.where(total > 0, total, 1.0), images)
         if run.black_background:
             mean[cells.all(axis=1)] = 0.0
-        band = mean.transpose(1, 0, 2, 3).reshape(size, columns * size, 3)
-        out[y * size : (y + 1) * size] = np.floor(band)
+        grid = mean.reshape(-1, columns, size, size, 3).transpose(0, 2, 1, 3, 4)
+        out[top * size : (top + band) * size] = np.floor(grid.reshape(-1, columns * size, 3))
     return out
 
 

@@ -289,11 +289,15 @@ def test_attempts_that_run_out_ask_for_more(write_spec, tmp_path, capsys, search
 
 
 @pytest.mark.parametrize("black_background", [False, True])
-def test_a_tiled_picture_drawn_row_by_row_is_the_whole_map_at_once(write_spec, black_background):
+def test_a_tiled_picture_drawn_by_bands_of_rows_is_the_whole_map_at_once(
+    write_spec, black_background, monkeypatch
+):
     """The picture was drawn from every cell's mean at once (16 bytes a pixel besides the
-    picture: 1.2 GB for a 400 x 400 map of 10-pixel tiles); row by row, the same bytes."""
+    picture: 1.2 GB for a 400 x 400 map of 10-pixel tiles); by bands of rows (here two rows
+    a band, with a last band of one), the same bytes."""
     spec = write_spec(model="tiled", tileset=str(PIPES), width=9, height=5, seed=1)
     run = dataclasses.replace(load_spec(spec).spec.runs[0], black_background=black_background)
+    monkeypatch.setattr(render, "BAND_PIXELS", 2 * 9 * run.tiled.images.shape[1] ** 2)
     rng = np.random.default_rng(7)
     domains = rng.random((run.cells, run.values)) < 0.3
     domains[::4] = True  # untouched cells: black on a black background
