@@ -127,24 +127,42 @@ def _address_room() -> float | None:
     return float(max(limit - mapped, 1))
 
 
-CGROUP_FILES = (  # (limit, usage): cgroup v2, then v1, as a container sees its own
-    ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
-    ("/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes"),
+CGROUP_FILES = (  # limit, usage, and the page cache it may reclaim: v2, then v1, as a
+    # container sees its own cgroup
+    ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current", "inactive_file"),
+    (
+        "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+        "/sys/fs/cgroup/memory/memory.usage_in_bytes",
+        "total_inactive_file",
+    ),
 )
 NO_CGROUP_LIMIT = 1 << 60  # v1 writes "no limit" as about 2**63; v2 as "max"
 
 
 def _cgroup_room() -> float | None:
-    for limit_file, usage_file in CGROUP_FILES:
+    for limit_file, usage_file, cache_key in CGROUP_FILES:
         try:
             limit = Path(limit_file).read_text("ascii").strip()
             usage = int(Path(usage_file).read_text("ascii"))
         except (OSError, ValueError):
             continue
-        if limit.isdigit() and int(limit) < NO_CGROUP_LIMIT:
-            return float(max(int(limit) - usage, 1))
-        return None
+        if not limit.isdigit() or int(limit) >= NO_CGROUP_LIMIT:
+            return None
+        return float(max(int(limit) - usage + _cgroup_cache(usage_file, cache_key), 1))
     return None
+
+
+def _cgroup_cache(usage_file: str, key: str) -> int:
+    """The cgroup's page cache not in use (memory.stat beside the usage file): counted in
+    its usage, and given back when a build needs the memory."""
+    try:
+        for line in (Path(usage_file).parent / "memory.stat").read_text("ascii").splitlines():
+            name, _, value = line.partition(" ")
+            if name == key:
+                return int(value)
+    except (OSError, ValueError):
+        pass
+    return 0
 
 
 def free_disk(path: Path) -> float:

@@ -17,24 +17,22 @@ GiB = 2**30
 
 @pytest.mark.parametrize(
     "limit,usage,room",
-    [
-        ("max\n", "123", None),
-        (str(2**63 - 4096), "123", None),
-        ("4294967296\n", "1073741824", 3 * GiB),
-    ],
+    [("max\n", "123", None), (str(2**63 - 4096), "123", None), ("4294967296\n", "1073741824", 3.5)],
     ids=["v2-unlimited", "v1-unlimited", "limited"],
 )
 def test_a_cgroup_limit_leaves_its_room(limit, usage, room, tmp_path, monkeypatch):
+    """The limit less the usage, and the page cache the cgroup gives back (0.5 GiB here)."""
     (tmp_path / "limit").write_text(limit)
     (tmp_path / "usage").write_text(usage)
+    (tmp_path / "memory.stat").write_text(f"active_file 7\ninactive_file {GiB // 2}\n")
     files = (
-        ("/no/such/memory.max", "/no/such/memory.current"),
-        (tmp_path / "limit", tmp_path / "usage"),
+        ("/no/such/memory.max", "/no/such/memory.current", "inactive_file"),
+        (str(tmp_path / "limit"), str(tmp_path / "usage"), "inactive_file"),
     )
     monkeypatch.setattr(budget, "CGROUP_FILES", files)
-    assert budget._cgroup_room() == room
+    assert budget._cgroup_room() == (room and room * GiB)
     monkeypatch.setattr(budget, "_machine_room", lambda: 16.0 * GiB)
-    assert budget.available_memory() == (room or 16.0 * GiB)
+    assert budget.available_memory() == (room or 16.0) * GiB
 
 
 def test_an_address_space_limit_leaves_its_room():
