@@ -140,12 +140,13 @@ print(main(["build", big, "--out", out, "-q"]), main(["build", big, "--out", out
 
 
 def test_a_wfc_picture_past_an_address_space_limit_is_refused(tmp_path):
-    """A 400 x 400 map of 10-pixel tiles: its picture was not in the estimate (46 MiB), the
-    machine's free memory was the limit, and drawing it took 1.2 GB: under `ulimit -v`,
-    exit 3 (MemoryError). Now the estimate holds the picture, the limit is the process's,
-    and a forced build that runs out of memory says so in one line."""
+    """A 600 x 600 map of 10-pixel tiles: its picture was not in the estimate (103 MiB), the
+    limit was the machine's free memory, and drawing it held 16 bytes a pixel besides the
+    picture (a 400 x 400 map peaked at 1.4 GB): under `ulimit -v`, exit 3 (MemoryError). Now
+    the estimate holds the picture, the limit is the process's, and a forced build that runs
+    out of memory says so in one line."""
     specs = []
-    for name, size in (("small", 10), ("big", 400)):
+    for name, size in (("small", 10), ("big", 600)):
         path = tmp_path / f"{name}.yaml"
         path.write_text(
             f"kind: wfc\nname: {name}\nmodel: tiled\ntileset: wfc-samples/samples/pipes/"
@@ -158,5 +159,5 @@ def test_a_wfc_picture_past_an_address_space_limit_is_refused(tmp_path):
     done = subprocess.run(argv, env=checkout_env(), capture_output=True, text=True, timeout=300)
     assert done.stdout.split()[-2:] == ["1", "1"], done.stdout + done.stderr
     refused, forced = done.stderr.splitlines()
-    assert refused.startswith("error: this build would need about 262.4 MiB of memory (100.")
+    assert refused.startswith("error: this build would need about 586.7 MiB of memory (100.")
     assert forced.startswith("error: out of memory: ") and not out.exists()
