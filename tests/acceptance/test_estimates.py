@@ -69,8 +69,8 @@ def test_explain_shows_the_estimates_build_checks(capsys):
 
 def test_wfc_4000_by_4000_is_refused_for_its_memory(tmp_path, capsys):
     spec = _spec(tmp_path, "wfc-maze.yaml", "size: 48", "size: 4000")
-    # 4000 x 4000 cells x 104 patterns x 25 bytes, and its picture's 46 bytes a pixel
-    _refused(capsys, ["build", spec, "--out", str(tmp_path / "out")], "39.5 GiB of memory")
+    # 4000 x 4000 cells x 104 patterns x 25 bytes, and its picture's 70 bytes a pixel
+    _refused(capsys, ["build", spec, "--out", str(tmp_path / "out")], "39.8 GiB of memory")
 
 
 def test_fling_8x8_with_30_pieces_is_refused_for_its_disk(tmp_path, capsys, monkeypatch):

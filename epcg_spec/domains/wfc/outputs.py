@@ -56,11 +56,11 @@ def picture_memory(run: WfcRun) -> int:
         pixels = (rows * size) * (columns * size)
         band = max(min(BAND_PIXELS, pixels), columns * size * size)
         return pixels * PICTURE_BYTES + band * 48
-    # overlapping: per pixel three colour sums and a count (int64); a band of rows' candidates
-    # and their colour sums (int64)
+    # overlapping: per pixel three colour sums, a count and the three means (int64); a band
+    # of rows' candidates and their colour sums (int64)
     held = min(BAND_VALUES, run.cells * run.values)
     band = held + held // run.values * len(run.patterns.colors)
-    return run.width * run.height * (PICTURE_BYTES + 32) + band * 8
+    return run.width * run.height * (PICTURE_BYTES + 56) + band * 8
 
 
 def vox_palette(run: WfcRun) -> dict[int, tuple[int, int, int]]:
