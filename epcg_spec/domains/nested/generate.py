@@ -16,12 +16,11 @@ from typing import Any
 
 from ...core.errors import BuildError, UsageError, listed, shortened
 from ...core.rng import SplitMix64
+from ...core.sizes import digits_value
 from ..tracery.expansion import Expansion
 from .model import ChildRule, NestedSpec
 
-# an index of more digits than any child's is no child (Python reads no integer of over
-# 4,300 digits)
-_SEGMENT = re.compile(r"^(?P<type>[^/\[\]]+?)(?:\[(?P<index>\d{1,18})\])?$")
+_SEGMENT = re.compile(r"^(?P<type>[^/\[\]]+?)(?:\[(?P<index>\d+)\])?$")
 
 
 @dataclass(frozen=True)
@@ -89,7 +88,7 @@ class Universe:
         element = self.root()
         for segment in segments[1:]:
             match = _SEGMENT.match(segment)
-            wanted = (match["type"], int(match["index"] or 0)) if match else None
+            wanted = (match["type"], digits_value(match["index"] or "0")) if match else None
             if wanted not in element.children:
                 listing = listed([f"{t}[{i}]" for t, i in element.children])
                 raise UsageError(
