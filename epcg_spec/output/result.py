@@ -75,21 +75,28 @@ def read_result(folder: Path, checked: bool = True) -> dict[str, Any]:
         raise BuildError(f"{path}: no result.json here; build a spec into {folder} first")
     if not checked:
         return json.loads(read_bounded(path, MAX_RESULT_BYTES))
-    return read_checked(path, GALLERY_SCHEMA, "a result.json written by epcg-spec")
+    return read_checked(path, (GALLERY_SCHEMA,), "a result.json written by epcg-spec")
 
 
-def read_checked(path: Path, schema: str, what: str) -> dict[str, Any]:
+def read_checked(path: Path, schemas: tuple[str, ...], what: str) -> dict[str, Any]:
     """The result.json at `path`, read bounded and checked against result.schema.json and
-    `schema` (the fields its reader reads beside them); a BuildError saying it is not
+    `schemas` (the fields its readers read beside them); a BuildError saying it is not
     `what` if not."""
     try:
         data = read_bounded(path, MAX_RESULT_BYTES)
-        result = json.loads(data)
+        result = json.loads(data, parse_constant=_not_json)
         if _SURROGATE_ESCAPE.search(data):  # a lone half, which UTF-8 cannot hold, maybe
             json.dumps(result, ensure_ascii=False).encode("utf-8")  # a UnicodeEncodeError if so
-        problems = validate_data(result, RESULT_SCHEMA) or validate_data(result, schema)
+        problems = validate_data(result, RESULT_SCHEMA)
+        for schema in schemas:
+            problems = problems or validate_data(result, schema)
     except (OSError, ValueError, RecursionError) as exc:  # deep nesting: RecursionError
         problems = [str(exc)]
     if problems:
         raise BuildError(f"{path}: not {what} ({problems[0]})")
     return result
+
+
+def _not_json(constant: str) -> None:
+    """Python's json reads NaN and Infinity, which JSON has not and epcg-spec never writes."""
+    raise ValueError(f"{constant} is not a JSON number")

@@ -25,7 +25,7 @@ from ..core.result import TIMING_FIELDS
 from ..core.sizes import counted
 from ..output.booklet import BOOKLET
 from ..output.gallery import PAGE
-from ..output.result import read_checked
+from ..output.result import GALLERY_SCHEMA, read_checked
 
 FIRST = ("spec", "kind", "backend", "version", "seed", "inputs", "space_size", "objective", "top")
 ITEM_KINDS = ("wfc", "sudoku", "ppg", "tracery")
@@ -41,8 +41,9 @@ SHARD_SCHEMA = "shard.schema.json"
 
 
 def read_shard(path: Path) -> dict[str, Any]:
-    """A shard's result.json, checked to hold every field a merge reads (BuildError if not)."""
-    return read_checked(path, SHARD_SCHEMA, "a result.json of a shard")
+    """A shard's result.json, checked to hold every field a merge reads, and the merged
+    gallery page after it (BuildError if not)."""
+    return read_checked(path, (SHARD_SCHEMA, GALLERY_SCHEMA), "a result.json of a shard")
 
 
 def merge_results(results: list[dict[str, Any]], folders: list[Path]) -> RunOutput:
@@ -78,9 +79,9 @@ def _check(results: list[dict[str, Any]]) -> list[int]:
     """The results' order by shard index, once every shard is known to be there once."""
     first = results[0]
     for other in results[1:]:
-        for key in sorted((set(first) | set(other)) - OWN, key=_first_named):
-            if other.get(key) == first.get(key):
-                continue
+        differ = {k for k in (set(first) | set(other)) - OWN if other.get(k) != first.get(k)}
+        differ |= (set(first) ^ set(other)) & {*ITEM_LISTS, *ITEM_SUMS}  # one shard lacks it
+        for key in sorted(differ, key=_first_named):
             if key == "inputs":  # the same spec, run with other sample images, maps, ...
                 read = changed_file(first.get(key) or {}, other.get(key) or {})
                 raise UsageError(
@@ -115,11 +116,11 @@ def _first_named(key: str) -> tuple[int, str]:
 def _exhaustive(results: list[dict[str, Any]]) -> dict[str, Any]:
     first = results[0]
     objective = first.get("objective")
-    sign = -1.0 if objective and objective.get("sense") == "minimize" else 1.0
+    sign = -1 if objective and objective.get("sense") == "minimize" else 1
     top = first["top"]  # how many the spec keeps: each shard may have found fewer
     best = sorted(
         (b for r in results for b in r["best"]),
-        key=lambda b: (-(sign * b["score"]) if b["score"] is not None else 0.0, b["rank"]),
+        key=lambda b: (-(sign * b["score"]) if b["score"] is not None else 0, b["rank"]),
     )[:top]
     merged = {key: first[key] for key in first if key not in ("shard", "best")}
     merged.update(

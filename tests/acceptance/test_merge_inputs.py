@@ -62,6 +62,8 @@ EDITS = {
     "objective as text": _set("objective", "max"),
     "evaluated null": _set("evaluated", None),
     "space size as text": _set("space_size", "big"),
+    "seconds of NaN, which JSON has not": _set("seconds", float("nan")),
+    "compile seconds past a float": _set("compile_seconds", 10**400),
 }
 
 
@@ -147,6 +149,40 @@ def test_a_link_among_an_item_shards_files_is_refused_not_copied(tmp_path, capsy
     assert err == (
         f"error: cannot read a shard's file: {shards[1] / 'notes.txt'} is a symbolic link; "
         "a build writes none, so the folder is not a shard as its build left it"
+    )
+    assert not (tmp_path / "merged").exists()
+
+
+@pytest.fixture(scope="module")
+def sudoku_shards(tmp_path_factory) -> list[Path]:
+    root = tmp_path_factory.mktemp("sudoku")
+    shards = [root / f"s{i}" for i in range(2)]
+    for i, out in enumerate(shards):
+        run = ["build", str(SPECS / "sudoku-4x4.epcg"), "--shard", f"{i}/2"]
+        assert main([*run, "-q", "--out", str(out)]) == 0
+    return shards
+
+
+def test_an_item_shard_that_the_merged_page_cannot_read_is_refused(sudoku_shards, tmp_path, capsys):
+    """A shard's puzzles as text passed the merge's checks, then the merged gallery page
+    failed on them: exit 3."""
+    shards = _copies(sudoku_shards, tmp_path)
+    _edit(shards[1], lambda d: {**d, "puzzles": ["x"] * len(d["puzzles"])})
+    assert main(["merge", *map(str, shards), "--out", str(tmp_path / "merged")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"error: {shards[1] / 'result.json'}: not a result.json of a shard (")
+    assert len(err.splitlines()) == 1
+    assert not (tmp_path / "merged").exists()
+
+
+def test_an_item_shard_without_the_items_list_is_refused(sudoku_shards, tmp_path, capsys):
+    """The merge joined each list the first shard holds, reading it from every shard: a
+    shard without it was a KeyError, exit 3."""
+    shards = _copies(sudoku_shards, tmp_path)
+    _edit(shards[1], _without("puzzles"))
+    assert main(["merge", *map(str, shards), "--out", str(tmp_path / "merged")]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "usage error: cannot merge: the results differ in 'puzzles'"
     )
     assert not (tmp_path / "merged").exists()
 
