@@ -163,11 +163,16 @@ def sudoku_shards(tmp_path_factory) -> list[Path]:
     return shards
 
 
-def test_an_item_shard_that_the_merged_page_cannot_read_is_refused(sudoku_shards, tmp_path, capsys):
-    """A shard's puzzles as text passed the merge's checks, then the merged gallery page
-    failed on them: exit 3."""
+ITEM_EDITS = {  # each passed the merge's checks, then failed: exit 3
+    "puzzles as text, which the merged page reads": lambda d: {**d, "puzzles": ["x"]},
+    "a puzzle's files as a number": lambda d: {**d, "puzzles": [{**d["puzzles"][0], "files": 1.5}]},
+}
+
+
+@pytest.mark.parametrize("edit", ITEM_EDITS)
+def test_an_item_shard_that_the_merge_cannot_read_is_refused(edit, sudoku_shards, tmp_path, capsys):
     shards = _copies(sudoku_shards, tmp_path)
-    _edit(shards[1], lambda d: {**d, "puzzles": ["x"] * len(d["puzzles"])})
+    _edit(shards[1], ITEM_EDITS[edit])
     assert main(["merge", *map(str, shards), "--out", str(tmp_path / "merged")]) == 1
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"error: {shards[1] / 'result.json'}: not a result.json of a shard (")
