@@ -30,12 +30,13 @@ from ..core.context import RunContext
 from ..core.errors import UsageError
 from ..core.files import atomic_write, plain_name, read_bounded
 from ..core.inputs import changed_file
+from ..core.seal import sealed, unsealed
 
 CHUNK_SECONDS = 0.5
 # how often a running job saves its checkpoint; tests that kill a run shorten it
 CHECKPOINT_SECONDS = float(os.environ.get("EPCG_SPEC_CHECKPOINT_SECONDS", "5"))
 ESTIMATE_AFTER_SECONDS = 1.0  # a run with a time budget measures its rate this long first
-CHECKPOINT_FORMAT = 2  # 2: a snapshot's Appended lists kept in parts, beside the file
+CHECKPOINT_FORMAT = 3  # 2: Appended lists kept in parts, beside the file; 3: sealed
 CHECKPOINT_NAME = ".checkpoint.json"
 PARTS_NAME = ".checkpoint-parts"  # the parts of the Appended lists, beside the checkpoint
 MAX_CHECKPOINT_BYTES = 2 << 30  # a checkpoint or one of its parts, read (as a result.json is)
@@ -414,14 +415,15 @@ class Appended:
 
 @dataclass
 class OutCheckpoint:
-    """`OUT/.checkpoint.json`: one versioned format for every job, written atomically. The
-    elements of a snapshot's `Appended` lists go to parts in `OUT/.checkpoint-parts/`, one
-    part a save, which the JSON names."""
+    """`OUT/.checkpoint.json`: one versioned format for every job, written atomically and
+    sealed (core.seal). The elements of a snapshot's `Appended` lists go to parts in
+    `OUT/.checkpoint-parts/`, one part a save, which the JSON names with their SHA-256."""
 
     path: Path
     key: str
     inputs: dict[str, str] = field(default_factory=dict)  # the files the key holds, by name
-    parts: dict[str, list[tuple[str, int]]] = field(default_factory=dict)  # key -> (name, n)
+    # key -> (name, n, SHA-256) of each part
+    parts: dict[str, list[tuple[str, int, str]]] = field(default_factory=dict)
 
     def load(self, ctx: RunContext) -> dict[str, Any] | None:
         """The saved progress when resuming; an unasked-for checkpoint is never discarded
@@ -449,6 +451,12 @@ class OutCheckpoint:
                 f"{self.path} has checkpoint format {saved.get('format')!r}, this version "
                 f"reads {CHECKPOINT_FORMAT}; run with --fresh to start over"
             )
+        saved = unsealed(saved)
+        if saved is None:
+            raise UsageError(
+                f"{self.path} is damaged: it is not what its run saved (its seal differs); "
+                "run with --fresh to start over"
+            )
         changed = changed_file(saved.get("inputs", {}), self.inputs)
         if saved.get("key") != self.key and changed is not None:
             raise UsageError(
@@ -467,7 +475,7 @@ class OutCheckpoint:
         record = {"format": CHECKPOINT_FORMAT, "key": self.key, "next": following}
         if self.inputs:
             record["inputs"] = self.inputs
-        atomic_write(self.path, json.dumps({**record, "state": self._parted("", state)}))
+        atomic_write(self.path, json.dumps(sealed({**record, "state": self._parted("", state)})))
 
     def finish(self, following: int, state: dict[str, Any]) -> None:
         """Saved as it is: the output is not written yet, and a run stopped while writing
@@ -488,15 +496,14 @@ class OutCheckpoint:
         if not isinstance(value, Appended):
             return value
         parts = self.parts.setdefault(key, [])
-        written = sum(n for _, n in parts)
+        written = sum(n for _, n, _ in parts)
         new = value.elements[written:]
         if new:
             name = f"{key}-{written:012d}.json"
-            atomic_write(
-                self.path.parent / PARTS_NAME / name, json.dumps(list(map(value.state, new)))
-            )
-            parts.append((name, len(new)))
-        return {"$parts": [name for name, _ in parts]}
+            data = json.dumps(list(map(value.state, new))).encode()
+            atomic_write(self.path.parent / PARTS_NAME / name, data)
+            parts.append((name, len(new), hashlib.sha256(data).hexdigest()))
+        return {"$parts": [[name, digest] for name, _, digest in parts]}
 
     def _joined(self, key: str, value: Any) -> Any:
         """A saved value (at `key` in the state), each list kept in parts read back whole."""
@@ -505,19 +512,18 @@ class OutCheckpoint:
         if set(value) != {"$parts"}:
             return {k: self._joined(f"{key}.{k}".lstrip("."), v) for k, v in value.items()}
         elements: list = []
-        names = value["$parts"]
-        if not isinstance(names, list) or not all(
-            isinstance(n, str) and plain_name(n) for n in names
-        ):
+        listed = value["$parts"]
+        if not isinstance(listed, list) or not all(_part_entry(entry) for entry in listed):
             raise UsageError(
                 f"{self.path} is damaged: its parts are named by plain file names in "
-                f"{PARTS_NAME}; run with --fresh to start over"
+                f"{PARTS_NAME}, each with its SHA-256; run with --fresh to start over"
             )
-        for name in names:
+        for name, digest in listed:
             try:
-                part = json.loads(
-                    read_bounded(self.path.parent / PARTS_NAME / name, MAX_CHECKPOINT_BYTES)
-                )
+                data = read_bounded(self.path.parent / PARTS_NAME / name, MAX_CHECKPOINT_BYTES)
+                if hashlib.sha256(data).hexdigest() != digest:
+                    raise ValueError("it is not what its run saved: its SHA-256 differs")
+                part = json.loads(data)
                 if not isinstance(part, list):
                     raise ValueError("not a list")
             except (OSError, ValueError) as exc:
@@ -526,8 +532,18 @@ class OutCheckpoint:
                     "to start over"
                 ) from None
             elements += part
-            self.parts.setdefault(key, []).append((name, len(part)))
+            self.parts.setdefault(key, []).append((name, len(part), digest))
         return elements
+
+
+def _part_entry(entry: Any) -> bool:
+    """Whether a checkpoint's entry for a part is [its plain file name, its SHA-256]."""
+    return (
+        isinstance(entry, list)
+        and len(entry) == 2
+        and all(isinstance(text, str) for text in entry)
+        and plain_name(entry[0])
+    )
 
 
 def discard(folder: Path) -> None:

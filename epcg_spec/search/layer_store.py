@@ -33,6 +33,7 @@ from filelock import FileLock, Timeout
 
 from ..core.errors import BuildError
 from ..core.files import atomic_write
+from ..core.seal import sealed, unsealed
 
 MANIFEST = ".manifest"
 FULL_CHECK_BYTES = 64 << 20  # files up to this size are hashed whole on every check
@@ -51,11 +52,6 @@ class Damaged(BuildError):
 
 def _stderr(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
-
-
-def _seal(body: dict) -> str:
-    """The checksum of a manifest's fields (so a changed count or name is caught too)."""
-    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
 
 
 class LayerStore:
@@ -126,11 +122,10 @@ class LayerStore:
             return None
         try:
             manifest = json.loads(sums.read_text("utf-8"))
-            body = {k: v for k, v in manifest.items() if k != "seal"}
-            sealed = manifest["seal"] == _seal(body) and manifest["name"] == name
-        except (ValueError, KeyError, TypeError):
-            sealed = False
-        if not sealed:
+        except ValueError:
+            manifest = None
+        body = unsealed(manifest) if isinstance(manifest, dict) else None
+        if body is None or body.get("name") != name:
             raise Damaged(path, "its manifest is damaged or belongs to another file")
         if not path.exists():
             return None  # being published, or a run stopped before the rename
@@ -160,7 +155,7 @@ class LayerStore:
             "sha256": _file_digest(work),
             "record": record,
         }
-        atomic_write(self.path(name + MANIFEST), json.dumps({**body, "seal": _seal(body)}))
+        atomic_write(self.path(name + MANIFEST), json.dumps(sealed(body)))
         os.replace(work, self.path(name))
         _REPORTED.discard(str(self.path(name)))
 

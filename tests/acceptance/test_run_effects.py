@@ -19,6 +19,7 @@ from epcg_spec.core import files
 from epcg_spec.core.context import RunContext
 from epcg_spec.core.errors import UsageError
 from epcg_spec.core.result import without_timings
+from epcg_spec.core.seal import sealed, unsealed
 from epcg_spec.search import driver, items
 from epcg_spec.spec.schema import validate_data
 from tests.checkout import checkout_env
@@ -291,26 +292,30 @@ def test_a_damaged_part_asks_for_fresh(text, tmp_path, monkeypatch):
         )
 
 
-@pytest.mark.parametrize("names", [["../../secret.json"], [str(Path("/etc/passwd"))], "items", [3]])
+@pytest.mark.parametrize(
+    "names",
+    [[["../../secret.json", "0" * 64]], [[str(Path("/etc/passwd")), "0" * 64]], "items", [3]],
+)
 def test_a_checkpoint_naming_parts_elsewhere_is_refused_unread(names, tmp_path, monkeypatch):
     """A checkpoint with the right key but part names with a folder in them read files
-    outside the output folder on --resume (a list there joined the run's items)."""
+    outside the output folder on --resume (a list there joined the run's items). Sealed
+    again here, as by someone who forges one: the seal catches edits, not forgeries."""
     secret = tmp_path / "secret.json"
     secret.write_text('[{"i": 99}]')
     folder = tmp_path / "a" / "b"
     monkeypatch.setattr(driver, "CHECKPOINT_SECONDS", 0.0)
     job = items.ItemJob("four", 4, lambda i: items.Item({"i": i}), fixed=1)
     assert driver.run(job, RunContext(work_dir=folder, unit_limit=2), "k").stopped
-    saved = json.loads((folder / driver.CHECKPOINT_NAME).read_text())
+    saved = unsealed(json.loads((folder / driver.CHECKPOINT_NAME).read_text()))
     saved["state"]["items"]["$parts"] = names
-    (folder / driver.CHECKPOINT_NAME).write_text(json.dumps(saved))
+    (folder / driver.CHECKPOINT_NAME).write_text(json.dumps(sealed(saved)))
     with pytest.raises(UsageError, match=r"is damaged: its parts are named by plain file names"):
         driver.run(
             items.ItemJob("four", 4, job.make), RunContext(work_dir=folder, resume=True), "k"
         )
 
 
-@pytest.mark.parametrize("text", ["[1, 2]", '{"format": 2, "key": "k", "inputs": [1]}'])
+@pytest.mark.parametrize("text", ["[1, 2]", '{"format": 3, "key": "k", "inputs": [1]}'])
 def test_a_damaged_checkpoint_asks_for_fresh(text, tmp_path):
     """A checkpoint that was a list, or listed its input files as one, was an internal
     error (AttributeError)."""
@@ -318,6 +323,46 @@ def test_a_damaged_checkpoint_asks_for_fresh(text, tmp_path):
     job = items.ItemJob("four", 4, lambda i: items.Item({"i": i}))
     with pytest.raises(UsageError, match=r"checkpoint\.json is damaged; run with --fresh"):
         driver.run(job, RunContext(work_dir=tmp_path, resume=True), "k")
+
+
+EDITED_CHECKPOINTS = {  # each was exit 3, or a result that was not the run's
+    "its next unit past the end": lambda saved: {**saved, "next": 10**30},
+    "its count as text": lambda saved: {**saved, "state": {**saved["state"], "count": "x"}},
+    "its state emptied": lambda saved: {**saved, "state": {}},
+    "its seal taken out": lambda saved: {k: v for k, v in saved.items() if k != "seal"},
+}
+
+
+@pytest.mark.parametrize("edit", EDITED_CHECKPOINTS)
+def test_an_edited_checkpoint_is_refused_in_one_line(edit, tmp_path, capsys):
+    """Its next unit past the end gave a complete result of the units done so far."""
+    run = ["build", str(SPECS / "n-queens.yaml"), "--param", "n=10", "--out", str(tmp_path), "-q"]
+    assert main([*run, "--time-limit", "1e-9"]) == 0
+    path = tmp_path / driver.CHECKPOINT_NAME
+    path.write_text(json.dumps(EDITED_CHECKPOINTS[edit](json.loads(path.read_text()))))
+    partial = _result(tmp_path)
+    capsys.readouterr()
+    assert main([*run, "--resume"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"usage error: {path} is damaged: it is not what its run saved (its seal differs); "
+        "run with --fresh to start over"
+    )
+    assert _result(tmp_path) == partial
+    assert main([*run, "--fresh"]) == 0 and _result(tmp_path)["count"] == 724  # 10-queens
+
+
+def test_a_part_whose_bytes_changed_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(driver, "CHECKPOINT_SECONDS", 0.0)
+    job = items.ItemJob("four", 4, lambda i: items.Item({"i": i}), fixed=1)
+    assert driver.run(job, RunContext(work_dir=tmp_path, unit_limit=2), "k").stopped
+    (tmp_path / driver.PARTS_NAME / "items-000000000001.json").write_text('[{"i": 7}]')
+    with pytest.raises(
+        UsageError,
+        match=r"part items-000000000001\.json cannot be read \(it is not what its run saved",
+    ):
+        driver.run(
+            items.ItemJob("four", 4, job.make), RunContext(work_dir=tmp_path, resume=True), "k"
+        )
 
 
 def _timed_out(signum, frame):
@@ -384,7 +429,7 @@ def test_a_spec_that_names_no_file_keeps_its_result_and_checkpoint_as_they_were(
     out = tmp_path / "out"
     assert _build("sudoku-4x4.epcg", out, "--time-limit", "1e-9") == 0
     assert set(json.loads((out / driver.CHECKPOINT_NAME).read_text())) == {
-        "format", "key", "next", "state"
+        "format", "key", "next", "state", "seal"
     }  # fmt: skip
     assert _build("sudoku-4x4.epcg", out, "--resume") == 0
     assert _build("sudoku-4x4.epcg", tmp_path / "one") == 0

@@ -50,6 +50,11 @@ def edit_count(path):
     sums.write_text(json.dumps(manifest))
 
 
+def manifest_as_a_list(path):
+    """A manifest that is JSON but no object: an AttributeError, exit 3."""
+    (path.parent / (path.name + MANIFEST)).write_text("[1, 2]")
+
+
 @pytest.fixture
 def store(tmp_path):
     lines: list[str] = []
@@ -75,6 +80,7 @@ def test_a_published_array_reads_back_with_its_record(store):
         (cut, "1,016 bytes, its manifest says 1,024"),
         (drop_manifest, "it has no manifest"),
         (edit_count, "manifest is damaged"),
+        (manifest_as_a_list, "manifest is damaged"),
     ],
 )
 def test_a_damaged_file_is_reported_once_and_never_read(store, damage, says):
