@@ -36,6 +36,7 @@ from ..compile.connector import generated_module, loop_template
 from ..core.context import RunContext
 from ..core.errors import BuildError, Interrupted
 from ..core.files import atomic_write
+from ..core.seal import sealed, unsealed
 from . import driver, gpu, retrograde_gpu
 from .blocks import sorted_side_by_side, use_threads
 from .layer_store import Damaged, LayerStore
@@ -132,17 +133,23 @@ class Retrograde:
         return self.folder / name
 
     def _record(self, name: str) -> dict | None:
-        """A checkpoint of work under way (None if there is none, or it is unreadable)."""
+        """A checkpoint of work under way (None if there is none, or it is unreadable or
+        not what was saved: its seal differs)."""
         path = self._path(name + ".json")
-        try:
-            return json.loads(path.read_text("utf-8")) if path.exists() else None
-        except ValueError:
-            self.store.say(f"damaged: {path} is unreadable; starting that work over")
+        if not path.exists():
             return None
+        try:
+            saved = json.loads(path.read_text("utf-8"))
+        except ValueError:
+            saved = None
+        record = unsealed(saved) if isinstance(saved, dict) else None
+        if record is None:
+            self.store.say(f"damaged: {path} is unreadable or edited; starting that work over")
+        return record
 
     def _write_record(self, name: str, record: dict) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
-        atomic_write(self._path(name + ".json"), json.dumps(record))
+        atomic_write(self._path(name + ".json"), json.dumps(sealed(record)))
 
     def solvable_count(self, m: int, full: bool = False) -> int | None:
         """How many states of layer m are solvable, if that layer is stored and sound."""

@@ -80,6 +80,30 @@ def test_an_interrupted_run_goes_on_where_it_stopped(tmp_path, advances):
     assert leftovers == []
 
 
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda record: {**record, "next": "x"},  # was a TypeError: exit 3
+        lambda record: {**record, "next": record["next"] + 1},  # a block skipped: wrong layers
+        lambda record: [record],  # was an AttributeError: exit 3
+    ],
+    ids=["next as text", "a block skipped", "a list"],
+)
+def test_an_edited_record_of_work_under_way_is_started_over(tmp_path, edit, capsys):
+    fresh = run(tmp_path / "fresh")
+    with pytest.raises(Interrupted):
+        run(tmp_path / "resumed", progress=StopAfter(3))
+    (record,) = (tmp_path / "resumed").rglob("*.json")
+    record.write_text(json.dumps(edit(json.loads(record.read_text()))))
+    capsys.readouterr()
+    again = run(tmp_path / "resumed")
+    assert f"damaged: {record} is unreadable or edited; starting that work over" in (
+        capsys.readouterr().err
+    )
+    assert [r.unique for r in again] == [r.unique for r in fresh]
+    assert contents(tmp_path / "resumed") == contents(tmp_path / "fresh")
+
+
 def test_stored_layers_are_reused(tmp_path):
     first = run(tmp_path)
     second = run(tmp_path)
