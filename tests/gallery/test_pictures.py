@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+import pytest
+
 from epcg_spec.domains.space.render import state_svg
 from epcg_spec.domains.sudoku.render import THICK, THIN, grid_drawing, grid_svg, pictures
 
@@ -48,3 +50,14 @@ def test_a_permutation_is_a_board_of_dots_and_marks_are_a_ruler():
     assert not list(ruler.iter(f"{SVG}circle"))
     labels = [t.text for t in ruler.iter(f"{SVG}text")]
     assert labels == ["mark", "0", "1", "4", "9", "11", "die", "1", "2×2", "3"]
+
+
+@pytest.mark.parametrize("top", [10**9, 10**400])
+def test_a_ruler_of_values_spread_wide_is_as_long_as_one_of_100(top):
+    """At 6 pixels a unit, values 0 to 10^9 drew a line 6 billion pixels long, and 10^400
+    (a merged shard's state) was an OverflowError: exit 3."""
+    ruler = ET.fromstring(state_svg({"v": [0, top // 2, top]}))
+    line, *ticks = ruler.iter(f"{SVG}line")
+    hundred = next(ET.fromstring(state_svg({"v": [0, 100]})).iter(f"{SVG}line"))
+    assert line.get("x2") == hundred.get("x2") == "600"
+    assert [float(t.get("x1")) for t in ticks] == [0, 300, 600]

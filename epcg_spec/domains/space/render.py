@@ -11,6 +11,8 @@ MARGIN = 14
 TITLE = 22  # the array's name above its chart
 DOT_ROWS = 12  # up to this many values (or as many as the array's length), dots; else a ruler
 RULER = 44  # height of a ruler
+RULER_WIDTH = 600  # a ruler's length in pixels, unless its values are too few to fill it
+TICK_GAP = 6  # the fewest pixels between two values a unit apart on a ruler that fits
 INK, GRID, DOT, LIGHT = "#1d2733", "#d4d8de", "#2f6fde", "#f4f6f9"
 
 
@@ -67,12 +69,18 @@ def _dots(values: list[int], lo: int, rows: int) -> tuple[list[str], int, int]:
 
 
 def _ruler(values: list[int], lo: int, hi: int) -> tuple[list[str], int, int]:
-    """A line from the smallest value to the largest, a labelled tick at each value."""
-    scale = max(6.0, min(CELL, 600 / max(hi - lo, 1)))
-    w = round((hi - lo) * scale)
+    """A line from the smallest value to the largest, a labelled tick at each value: at
+    least TICK_GAP pixels a unit, unless the values spread over more than RULER_WIDTH of
+    those (then the line is RULER_WIDTH long)."""
+    span = hi - lo
+    if span * TICK_GAP > RULER_WIDTH:  # x by integers: a span of 10^400 is no float
+        w, at = RULER_WIDTH, lambda v: (v - lo) * RULER_WIDTH / span
+    else:
+        scale = min(CELL, RULER_WIDTH / max(span, 1))
+        w, at = round(span * scale), lambda v: (v - lo) * scale
     parts = [f'<line x1="0" y1="12" x2="{w}" y2="12" stroke="{INK}" stroke-width="2"/>']
     for v in dict.fromkeys(values):
-        x = (v - lo) * scale
+        x = at(v)
         times = values.count(v)
         label = f"{v}×{times}" if times > 1 else str(v)
         parts.append(
