@@ -205,6 +205,8 @@ def atomic_write(path: Path, content: str | bytes, flag: str | None = None) -> N
             tmp.unlink(missing_ok=True)
         if flag is not None and isinstance(exc, OSError):
             raise BuildError(f"{flag} {path}: cannot write it here ({exc.strerror})") from None
+        if isinstance(exc, OSError) and exc.filename == str(tmp):  # say which file it was
+            exc.filename = str(path)  # (the rename onto a folder: "Is a directory")
         raise
 
 

@@ -286,6 +286,17 @@ def test_a_page_over_a_file_of_the_build_is_refused(built, tmp_path, capsys):
     assert main(["gallery", str(folder), "--out", str(folder / "all.html")]) == 0
 
 
+def test_a_folder_where_the_page_goes_is_named_not_the_temporary_file(built, tmp_path, capsys):
+    """The line named the hidden file the page was written to before its rename."""
+    folder = tmp_path / "space"
+    shutil.copytree(built["space"], folder)
+    (folder / "index.html").unlink()
+    (folder / "index.html").mkdir()
+    assert main(["gallery", str(folder)]) == 1
+    assert capsys.readouterr().err == f"error: {folder / 'index.html'}: Is a directory\n"
+    assert not [p.name for p in folder.iterdir() if p.name.endswith(".tmp")]
+
+
 def test_a_result_that_is_a_pipe_is_refused_not_read(built, tmp_path, capsys):
     folder = tmp_path / "tracery"
     shutil.copytree(built["tracery"], folder)
