@@ -33,6 +33,7 @@ HEAVY_FIRST = (
     *("tests-cluster", "tests/acceptance/test_trust.py"),  # 33, 18
     *("tests/backends/test_gpu_compile.py", "tests/backends/test_propagate.py"),  # 16, 15
     *("tests/acceptance/test_run_effects.py", "tests/backends/test_gpu.py"),  # 13, 13
+    "tests/fuzz/test_folder_fuzz.py",  # 13
     *("tests/fuzz/test_vox_fuzz.py", "tests/fuzz/test_dsl_fuzz.py"),  # 8, 8
     *("tests/unit/expr/test_codegen_against_oracle.py", "tests/gallery/test_browser.py"),  # 7, 5
     *("tests/unit/spec/test_dsl_roundtrip.py", "tests/backends/test_retrograde.py"),  # 5, 5

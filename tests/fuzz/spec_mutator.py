@@ -200,16 +200,20 @@ def _worker(conn, folder: str, memory_bytes: int, command: tuple[str, ...]) -> N
         job = conn.recv()
         if job is None:
             return
-        name, text = job
-        path = Path(folder) / name
-        original = path.resolve() if path.is_symlink() else None
-        path.unlink(missing_ok=True)  # never write through the link to a shipped spec
-        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        argv, spec = job  # spec: (name, text) of a spec file to write first, named last
+        original = None
+        if spec is not None:
+            name, text = spec
+            path = Path(folder) / name
+            original = path.resolve() if path.is_symlink() else None
+            path.unlink(missing_ok=True)  # never write through the link to a shipped spec
+            path.write_text(text, encoding="utf-8", errors="surrogatepass")
+            argv = [*command, str(path)]
         out = io.StringIO()
         start = time.perf_counter()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
             try:
-                code = main([*command, str(path)])
+                code = main(argv)
             except BaseException as exc:
                 code = f"raised {type(exc).__name__}"
         seconds = time.perf_counter() - start
@@ -247,19 +251,28 @@ class Runner:
 
     def run(self, spec: Path, text: str) -> tuple[Outcome, float]:
         """Validate one mutated copy of `spec`; the outcome and the worker's peak RSS (MiB)."""
+        code, output, seconds, rss = self._ask(None, (spec.name, text))
+        return Outcome(spec.name, code, output, seconds, text), rss
+
+    def run_argv(self, argv: list[str]) -> tuple[int | str, str, float]:
+        """Run the command line `argv`: its exit code ("hang", "died", "raised ..." if it
+        had none), its output and its seconds."""
+        code, output, seconds, _ = self._ask(argv, None)
+        return code, output, seconds
+
+    def _ask(self, argv: list[str] | None, spec: tuple[str, str] | None) -> tuple:
         if self.proc is None or not self.proc.is_alive():
             self._start()
         start = time.perf_counter()
-        self.conn.send((spec.name, text))
+        self.conn.send((argv, spec))
         if not self.conn.poll(self.time_limit):
             self.close(kill=True)
-            return Outcome(spec.name, "hang", "", time.perf_counter() - start, text), 0.0
+            return "hang", "", time.perf_counter() - start, 0.0
         try:
-            code, output, seconds, rss = self.conn.recv()
+            return self.conn.recv()
         except EOFError:
             self.close(kill=True)
-            return Outcome(spec.name, "died", "", time.perf_counter() - start, text), 0.0
-        return Outcome(spec.name, code, output, seconds, text), rss
+            return "died", "", time.perf_counter() - start, 0.0
 
     def close(self, kill: bool = False) -> None:
         """Stop the worker (politely unless `kill`); a shipped spec's link is put back."""
