@@ -345,14 +345,14 @@ def _command(
     """The command that gives this item again (for seeded items: the first of that build),
     with the params the build used."""
     spec = _named(str(source.spec)) if source.spec else "SPEC"
-    overrides = [f"--param {k}={v}" for k, v in params.items()]
+    overrides = [word for k, v in params.items() for word in ("--param", f"{k}={v}")]
     if view.by_rank and record.get("rank") is not None:
         words = ["epcg-spec", "sample", spec, "--rank", str(record["rank"])]
     else:
         own = record.get("seed") if isinstance(record.get("seed"), int) else None
         seed = own if own is not None or not view.seeded else result["seed"]
         words = ["epcg-spec", "build", spec, *(["--seed", str(seed)] if seed is not None else [])]
-    return " ".join([shlex.join(words), *overrides])
+    return shlex.join([*words, *overrides])  # a name from result.json is no shell code
 
 
 def _relative(path: Path, home: Path) -> str:

@@ -109,6 +109,18 @@ def test_the_commands_carry_the_params_the_build_recorded(built, tmp_path, capsy
     )
 
 
+def test_a_param_name_from_the_result_is_quoted_in_the_command(built, tmp_path):
+    """The command a card shows, to be pasted into a shell, held the names of the params
+    as result.json gave them: `--param n;touch pwned=6`."""
+    folder = tmp_path / "space"
+    shutil.copytree(built["space"], folder)
+    result = json.loads((folder / "result.json").read_text())
+    (folder / "result.json").write_text(json.dumps({**result, "params": {"n;touch pwned": 6}}))
+    assert main(["gallery", str(folder)]) == 0
+    item = _data((folder / "index.html").read_text())["items"][0]
+    assert item["cmd"].endswith(" --param 'n;touch pwned=6'")
+
+
 def test_text_kinds_get_text_cards(built):
     items = _data((built["tracery"] / "index.html").read_text())["items"]
     result = json.loads((built["tracery"] / "result.json").read_text())
