@@ -66,14 +66,10 @@ def run_guarded(action: Callable[[], int]) -> int:
         print("interrupted", file=sys.stderr)
         return INTERRUPTED
     except MemoryError:  # past the estimate's check (--force), or under a limit it missed
-        print(
-            "error: out of memory: the run needed more than this machine, or a limit on this "
-            "process, gives; make the spec smaller ('epcg-spec explain SPEC' shows its estimated "
-            "memory)",
-            file=sys.stderr,
-        )
-        return INVALID
+        return _out_of_memory()
     except OSError as exc:
+        if exc.errno == errno.ENOMEM:  # a memory map (a Fling layer's file) refused
+            return _out_of_memory()
         if exc.errno not in REFUSED_BY_THE_SYSTEM:
             return _internal(exc)
         where = f"{shortened(str(exc.filename))}: " if exc.filename else ""
@@ -81,6 +77,16 @@ def run_guarded(action: Callable[[], int]) -> int:
         return INVALID
     except Exception as exc:
         return _internal(exc)
+
+
+def _out_of_memory() -> int:
+    print(
+        "error: out of memory: the run needed more than this machine, or a limit on this "
+        "process, gives; make the spec smaller ('epcg-spec explain SPEC' shows its estimated "
+        "memory)",
+        file=sys.stderr,
+    )
+    return INVALID
 
 
 def _misplaced(exc: click.UsageError) -> str:
