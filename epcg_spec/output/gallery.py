@@ -218,13 +218,15 @@ def _params(source: Source, result: dict[str, Any]) -> dict[str, int]:
 
 
 def _records(result: dict[str, Any]) -> list[dict[str, Any]]:
-    """Each item's record: its `best` entry merged with its per-item details, if any."""
+    """Each item's record: its `best` entry merged with its per-item details, if any (the
+    entry's rank, score and state kept where a detail of the same name would hide them)."""
     best = result.get("best") or []
     key = KINDS[result["kind"]].details
     details = result.get(key) if key else None
     if not (isinstance(details, list) and len(details) == len(best)):
         details = [{}] * len(best)
-    return [{**entry, **detail} for entry, detail in zip(best, details, strict=True)]
+    # the entry's fields first (the card's order) and last (their values win)
+    return [{**entry, **detail, **entry} for entry, detail in zip(best, details, strict=True)]
 
 
 def _items(

@@ -13,6 +13,7 @@ from epcg_spec.cli.main import main
 from epcg_spec.core import files
 from epcg_spec.output import result as result_module
 from epcg_spec.output.gallery import (
+    KINDS,
     Source,
     _fields,
     _files_of,
@@ -127,6 +128,24 @@ def test_text_kinds_get_text_cards(built):
     assert [item["text"] for item in items] == [b["state"] for b in result["best"]]
     outline = _data((built["nested"] / "index.html").read_text())["items"][0]["text"]
     assert outline.splitlines()[0].startswith("dungeon: the ")
+
+
+@pytest.mark.parametrize("kind", ["wfc", "sudoku"])
+def test_a_detail_named_as_an_entrys_field_hides_nothing(kind, built, tmp_path):
+    """A WFC output (a Sudoku puzzle) holding a `state` of its own took the place of its
+    `best` entry's: text there was an AttributeError, exit 3."""
+    folder = tmp_path / kind
+    shutil.copytree(built[kind], folder)
+    result = json.loads((folder / "result.json").read_text())
+    details = KINDS[kind].details
+    edited = {**result, details: [{**d, "state": "x", "rank": -1} for d in result[details]]}
+    (folder / "result.json").write_text(json.dumps(edited))
+    assert main(["gallery", str(folder)]) == 0
+    item = _data((folder / "index.html").read_text())["items"][0]
+    card = json.loads(item["json"])
+    assert list(card)[:3] == ["rank", "score", "state"]  # the entry's fields, first
+    assert card["state"] == result["best"][0]["state"] and card["rank"] is None
+    assert item["pics"]
 
 
 def test_an_item_owns_its_files_and_not_the_next_items():
