@@ -12,6 +12,8 @@ wrote holds a hostile text as markup.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import random
 import shutil
@@ -57,16 +59,19 @@ _NAMES = ("best-0.svg", "puzzle-0.txt", "outputs.txt", "index.html", NAMED_MARKU
 
 
 def build_folders(root: Path, sharded: dict[str, list[str]], single: tuple[str, ...]) -> None:
-    """Build each sharded spec as root/NAME-0 and root/NAME-1, each single one as root/NAME."""
+    """Build each sharded spec as root/NAME-0 and root/NAME-1, each single one as root/NAME
+    (what the builds print is dropped)."""
     from epcg_spec.cli.main import main
 
-    for name, flags in sharded.items():
-        for i in (0, 1):
-            out = root / f"{Path(name).stem}-{i}"
-            argv = ["build", str(SPECS / name), *flags, "--shard", f"{i}/2", "-q", "--out"]
-            assert main([*argv, str(out)]) == 0, name
-    for name in single:
-        assert main(["build", str(SPECS / name), "-q", "--out", str(root / Path(name).stem)]) == 0
+    with contextlib.redirect_stdout(io.StringIO()):
+        for name, flags in sharded.items():
+            for i in (0, 1):
+                out = root / f"{Path(name).stem}-{i}"
+                argv = ["build", str(SPECS / name), *flags, "--shard", f"{i}/2", "-q", "--out"]
+                assert main([*argv, str(out)]) == 0, name
+        for name in single:
+            out = root / Path(name).stem
+            assert main(["build", str(SPECS / name), "-q", "--out", str(out)]) == 0, name
 
 
 def _places(node: Any, at: tuple = ()) -> list[tuple]:
