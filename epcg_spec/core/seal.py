@@ -20,7 +20,10 @@ def sealed(body: dict[str, Any]) -> dict[str, Any]:
     return {**body, SEAL: seal(body)}
 
 
-def unsealed(record: dict[str, Any]) -> dict[str, Any] | None:
-    """`record` less its seal, if the seal is there and matches; None if not."""
+def unsealed(record: Any) -> dict[str, Any] | None:
+    """`record` less its seal, if it is an object whose seal is there and matches; None if
+    not (a damaged file may hold any JSON)."""
+    if not isinstance(record, dict):
+        return None
     body = {k: v for k, v in record.items() if k != SEAL}
     return body if record.get(SEAL) == seal(body) else None

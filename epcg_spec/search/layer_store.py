@@ -124,7 +124,7 @@ class LayerStore:
             manifest = json.loads(sums.read_text("utf-8"))
         except ValueError:
             manifest = None
-        body = unsealed(manifest) if isinstance(manifest, dict) else None
+        body = unsealed(manifest)
         if body is None or body.get("name") != name:
             raise Damaged(path, "its manifest is damaged or belongs to another file")
         if not path.exists():

@@ -142,7 +142,7 @@ class Retrograde:
             saved = json.loads(path.read_text("utf-8"))
         except ValueError:
             saved = None
-        record = unsealed(saved) if isinstance(saved, dict) else None
+        record = unsealed(saved)
         if record is None:
             self.store.say(f"damaged: {path} is unreadable or edited; starting that work over")
         return record
