@@ -23,6 +23,7 @@ from epcg_spec.core.seal import sealed, unsealed
 from epcg_spec.search import driver, items
 from epcg_spec.spec.schema import validate_data
 from tests.checkout import checkout_env
+from tests.deadline import deadline
 from tests.domains.space.helpers import SPECS
 
 ITEM_SPECS = ["sudoku-4x4.epcg", "tracery-weather.epcg", "wfc-flowers.yaml", "ppg-escape-room.yaml"]
@@ -365,10 +366,6 @@ def test_a_part_whose_bytes_changed_is_refused(tmp_path, monkeypatch):
         )
 
 
-def _timed_out(signum, frame):
-    raise TimeoutError("read a pipe, waiting for a writer")
-
-
 @pytest.mark.parametrize("pipe", [driver.CHECKPOINT_NAME, "part"])
 def test_a_checkpoint_or_part_that_is_a_pipe_is_refused_not_read(pipe, tmp_path, monkeypatch):
     """A folder from elsewhere with a pipe in the checkpoint's place: --resume waited forever."""
@@ -379,16 +376,10 @@ def test_a_checkpoint_or_part_that_is_a_pipe_is_refused_not_read(pipe, tmp_path,
         pipe = f"{driver.PARTS_NAME}/items-000000000001.json"
     (tmp_path / pipe).unlink()
     os.mkfifo(tmp_path / pipe)
-    previous = signal.signal(signal.SIGALRM, _timed_out)
-    signal.alarm(10)
-    try:
-        with pytest.raises(UsageError, match=r"is not a regular file.*--fresh"):
-            driver.run(
-                items.ItemJob("four", 4, job.make), RunContext(work_dir=tmp_path, resume=True), "k"
-            )
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+    with deadline(10), pytest.raises(UsageError, match=r"is not a regular file.*--fresh"):
+        driver.run(
+            items.ItemJob("four", 4, job.make), RunContext(work_dir=tmp_path, resume=True), "k"
+        )
 
 
 def test_a_stop_while_the_files_are_written_keeps_the_checkpoint(tmp_path, monkeypatch, capsys):

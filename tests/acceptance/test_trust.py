@@ -27,6 +27,7 @@ from epcg_spec.core.result import without_timings
 from epcg_spec.spaces import bits, kpermutation
 from epcg_spec.spec.load import load_spec
 from tests.checkout import checkout_env
+from tests.deadline import deadline
 
 from ..fuzz.spec_mutator import Runner
 
@@ -530,10 +531,6 @@ def test_a_lock_file_that_is_a_make_is_refused_and_its_target_kept(make, tmp_pat
     assert sorted(p.name for p in folder.iterdir()) == [files.LOCK]
 
 
-def _timed_out(signum, frame):
-    raise TimeoutError("read a pipe, waiting for a writer")
-
-
 @pytest.mark.parametrize("manifest", ["pipe", "5"])
 def test_a_manifest_that_is_a_pipe_or_no_list_is_taken_for_none(manifest, tmp_path):
     """A folder from elsewhere: a pipe as its manifest made a build wait forever, a number
@@ -545,14 +542,9 @@ def test_a_manifest_that_is_a_pipe_or_no_list_is_taken_for_none(manifest, tmp_pa
     else:
         (folder / files.MANIFEST).write_text(manifest)
     (folder / "mine.txt").write_text("mine")
-    previous = signal.signal(signal.SIGALRM, _timed_out)
-    signal.alarm(10)
     began = time.perf_counter()
-    try:
+    with deadline(10):
         files.write_set(folder, {"result.json": "1"})
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
     assert time.perf_counter() - began < 5, "it waited for a writer of the pipe"
     assert sorted(p.name for p in folder.iterdir()) == [files.MANIFEST, "mine.txt", "result.json"]
     assert json.loads((folder / files.MANIFEST).read_text()) == ["result.json"]
