@@ -32,7 +32,7 @@ import numpy as np
 from filelock import FileLock, Timeout
 
 from ..core.errors import BuildError
-from ..core.files import atomic_write
+from ..core.files import atomic_write, read_bounded
 from ..core.seal import sealed, unsealed
 
 MANIFEST = ".manifest"
@@ -120,9 +120,9 @@ class LayerStore:
             if path.exists():
                 raise Damaged(path, "it has no manifest")
             return None
-        try:
-            manifest = json.loads(sums.read_text("utf-8"))
-        except ValueError:
+        try:  # bounded: a pipe in its place (a store shared by others) waited forever
+            manifest = json.loads(read_bounded(sums))
+        except (OSError, ValueError):
             manifest = None
         body = unsealed(manifest)
         if body is None or body.get("name") != name:

@@ -35,7 +35,7 @@ import numpy as np
 from ..compile.connector import generated_module, loop_template
 from ..core.context import RunContext
 from ..core.errors import BuildError, Interrupted
-from ..core.files import atomic_write
+from ..core.files import atomic_write, read_bounded
 from ..core.seal import sealed, unsealed
 from . import driver, gpu, retrograde_gpu
 from .blocks import sorted_side_by_side, use_threads
@@ -138,9 +138,9 @@ class Retrograde:
         path = self._path(name + ".json")
         if not path.exists():
             return None
-        try:
-            saved = json.loads(path.read_text("utf-8"))
-        except ValueError:
+        try:  # bounded: a pipe in its place waited forever
+            saved = json.loads(read_bounded(path))
+        except (OSError, ValueError):
             saved = None
         record = unsealed(saved)
         if record is None:

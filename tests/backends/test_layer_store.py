@@ -3,6 +3,7 @@ one (changed bytes, cut short, a missing or stale manifest) is reported once and
 retrograde back end, computed again to the same bytes and counts."""
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -17,6 +18,7 @@ from epcg_spec.domains.fling.problem import layered_space
 from epcg_spec.search import layer_store
 from epcg_spec.search.layer_store import MANIFEST, Damaged, LayerStore
 from epcg_spec.search.retrograde import Plan, Retrograde
+from tests.deadline import deadline
 
 PLAN = Plan(solvable=4, unique=5, rules=("moves", "boards"), unique_by="predecessors")
 
@@ -91,6 +93,19 @@ def test_a_damaged_file_is_reported_once_and_never_read(store, damage, says):
         store.read_bits("solvable-3.bits")
     assert len(store.lines) == 1 and says in store.lines[0]
     assert "solvable-3.bits" in store.lines[0] and "computed again" in store.lines[0]
+    store.publish_array("solvable-3.bits", np.arange(128, dtype=np.uint64), {"count": 9})
+    assert store.read_bits("solvable-3.bits").tolist() == list(range(128))
+
+
+def test_a_manifest_that_is_a_pipe_is_damaged_not_read(store):
+    """A store shared by others with a pipe in a manifest's place: every run waited forever."""
+    store.publish_array("solvable-3.bits", np.arange(128, dtype=np.uint64), {"count": 9})
+    manifest = store.path("solvable-3.bits" + MANIFEST)
+    manifest.unlink()
+    os.mkfifo(manifest)
+    with deadline(10):
+        assert store.record("solvable-3.bits") is None
+    assert len(store.lines) == 1 and "manifest is damaged" in store.lines[0]
     store.publish_array("solvable-3.bits", np.arange(128, dtype=np.uint64), {"count": 9})
     assert store.read_bits("solvable-3.bits").tolist() == list(range(128))
 

@@ -2,6 +2,7 @@
 byte of the layers it writes (run on the fling domain's layered space)."""
 
 import json
+import os
 from contextlib import contextmanager
 
 import numpy as np
@@ -12,6 +13,7 @@ from epcg_spec.core.errors import Interrupted
 from epcg_spec.domains.fling.problem import layered_space
 from epcg_spec.search import retrograde
 from epcg_spec.search.retrograde import Plan, Retrograde
+from tests.deadline import deadline
 
 SHAPE = (5, 5)
 PLAN = Plan(solvable=6, unique=7, rules=("moves", "boards"), unique_by="predecessors")
@@ -100,6 +102,21 @@ def test_an_edited_record_of_work_under_way_is_started_over(tmp_path, edit, caps
     assert f"damaged: {record} is unreadable or edited; starting that work over" in (
         capsys.readouterr().err
     )
+    assert [r.unique for r in again] == [r.unique for r in fresh]
+    assert contents(tmp_path / "resumed") == contents(tmp_path / "fresh")
+
+
+def test_a_record_of_work_under_way_that_is_a_pipe_is_started_over(tmp_path, capsys):
+    """A store shared by others with a pipe in a record's place: the run waited forever."""
+    fresh = run(tmp_path / "fresh")
+    with pytest.raises(Interrupted):
+        run(tmp_path / "resumed", progress=StopAfter(3))
+    (record,) = (tmp_path / "resumed").rglob("*.json")
+    record.unlink()
+    os.mkfifo(record)
+    with deadline(20):
+        again = run(tmp_path / "resumed")
+    assert f"damaged: {record} is unreadable or edited" in capsys.readouterr().err
     assert [r.unique for r in again] == [r.unique for r in fresh]
     assert contents(tmp_path / "resumed") == contents(tmp_path / "fresh")
 
