@@ -22,6 +22,7 @@ honoured. The outcome never depends on the number of threads or on the chunking.
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -316,18 +317,19 @@ class Retrograde:
         """Solvable bits of layer m (and its unique states under `rules`) by a full scan,
         into work files named after the job, published once both passes are done."""
         size = report.size
-        scan = self._scan_work(m, rules)
-        files, paths = scan.files, scan.paths
-        state = self._record(scan.name)
+        _, job, paths = self._scan_names(m, rules)
+        state = self._record(job)  # its work files looked at before they are made
         if state is None or not all(_holds_bits(path, size) for path in paths.values()):
             state = {"pass": 1, "next": 0, "tally": [0]}
+        scan = self._scan_work(m, rules)
+        files = scan.files
         clock = _Clock(state.get("seconds", 0.0), state.get("cpu_seconds", 0.0))
 
         def save(pass_no: int, done: dict) -> None:
             for array in files.values():
                 array.flush()
             record = {"pass": pass_no, "next": done["block"], "tally": [done["count"]]}
-            self._write_record(scan.name, record | clock.spent())
+            self._write_record(job, record | clock.spent())
 
         for pass_no, label, name in ((1, "judging", "judge"), (2, "filling in", "fill")):
             if state["pass"] == pass_no:
@@ -345,19 +347,24 @@ class Retrograde:
         for rule in rules:
             self._save_unique(rule, m, _set_ranks(scan.out[1 + RULES.index(rule)]), clock.spent())
         self._save_solvable(m, paths.pop("solvable"), state["tally"][0], clock.spent())
-        self._path(scan.name + ".json").unlink()
+        self._path(job + ".json").unlink()
         for path in paths.values():
             path.unlink()
         clock.charge(report)
         report.evaluated += size
 
+    def _scan_names(self, m: int, rules: tuple[str, ...]) -> tuple[int, str, dict[str, Path]]:
+        """A scan's code of rules, its name (of its record) and its work files' paths, by
+        the bits they hold."""
+        code = sum(self._rule_code(r) for r in rules) or self.module.SOLVABLE_ONLY
+        name = f"scan-{m}-{code}"
+        return code, name, {key: self._path(f"{name}-{key}.bits") for key in ("solvable", *rules)}
+
     def _scan_work(self, m: int, rules: tuple[str, ...]) -> _ScanWork:
         """The two passes of a scan of layer m over its work files (here, or on a cluster
         worker that sees the same store)."""
         size = self.space.layer_size(m)
-        code = sum(self._rule_code(r) for r in rules) or self.module.SOLVABLE_ONLY
-        name = f"scan-{m}-{code}"
-        paths = {key: self._path(f"{name}-{key}.bits") for key in ("solvable", *rules)}
+        code, name, paths = self._scan_names(m, rules)
         files = {key: self._bits_file(path, size) for key, path in paths.items()}
         below_unique = [self._unique_bits(r, m - 1) if r in rules else EMPTY for r in RULES]
         return _ScanWork(
@@ -389,6 +396,7 @@ class Retrograde:
     def _bits_file(self, path: Path, size: int) -> np.memmap:
         """A work file of `size` bits: kept as it is if it has the right size, else zeros."""
         self.folder.mkdir(parents=True, exist_ok=True)
+        _only_a_file(path)
         words = _words(size)
         if not _holds_bits(path, size):
             with open(path, "wb") as handle:
@@ -407,6 +415,7 @@ class Retrograde:
         job = f"predecessors-{rule}-{m}"
         part = self._path(f"unique-{rule}-{m}.part")
         state = self._record(job)
+        _only_a_file(part)
         if state is None or not part.exists() or part.stat().st_size < state["found"] * 8:
             state = {"next": 0, "found": 0}
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -622,9 +631,21 @@ def _words(size: int) -> int:
     return (size + 63) // 64
 
 
+def _only_a_file(path: Path) -> None:
+    """Take away what stands at a work file's `path` unless it is a plain file: through a
+    link placed in a store others share, a run wrote over a file elsewhere; on a pipe, it
+    waited forever."""
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+
+
 def _holds_bits(path: Path, size: int) -> bool:
-    """Whether `path` is a file of the right length for `size` bits."""
-    return path.exists() and path.stat().st_size == _words(size) * 8
+    """Whether `path` is a plain file (no link) of the right length for `size` bits."""
+    plain = path.is_file() and not path.is_symlink()
+    return plain and path.stat().st_size == _words(size) * 8
 
 
 @numba.njit(cache=True)

@@ -121,6 +121,30 @@ def test_a_record_of_work_under_way_that_is_a_pipe_is_started_over(tmp_path, cap
     assert contents(tmp_path / "resumed") == contents(tmp_path / "fresh")
 
 
+@pytest.mark.parametrize(
+    ("advances", "suffix", "how"),
+    [(3, ".part", "link"), (7, "-solvable.bits", "link"), (7, "-solvable.bits", "gone")],
+)
+def test_a_work_file_taken_away_or_made_a_link_is_started_over(tmp_path, advances, suffix, how):
+    """A store shared by others, with a link where an interrupted run's work file (the
+    ranks found so far, a scan's bits) was: the resumed run truncated the file it led to.
+    A scan's work file taken away was made again, zeros, before its record was read: the
+    run went on from the record and published a layer without the blocks done before."""
+    fresh = run(tmp_path / "fresh")
+    with pytest.raises(Interrupted):
+        run(tmp_path / "resumed", progress=StopAfter(advances))
+    (work,) = (tmp_path / "resumed").rglob(f"*{suffix}")
+    victim = tmp_path / "victim.txt"
+    victim.write_text("mine\n")
+    work.unlink()
+    if how == "link":
+        work.symlink_to(victim)
+    again = run(tmp_path / "resumed")
+    assert victim.read_text() == "mine\n"
+    assert [r.unique for r in again] == [r.unique for r in fresh]
+    assert contents(tmp_path / "resumed") == contents(tmp_path / "fresh")
+
+
 def test_stored_layers_are_reused(tmp_path):
     first = run(tmp_path)
     second = run(tmp_path)
