@@ -45,10 +45,17 @@ class NotReadable(OSError):
 
 
 def read_bounded(path: Path, most: int = MAX_INPUT_BYTES) -> bytes:
-    """The bytes of a spec or of a file a spec names, refused (NotReadable) unless it is a
-    regular file of at most `most` bytes: a device, a pipe or a file that never ends
-    (/dev/zero, a FIFO, some /proc files) would otherwise hang the reader or fill memory.
-    Noted, with its digest, by an open `inputs.recording()` (a spec's input files)."""
+    """The bytes of a spec or of a file a spec names (`bounded_bytes`), noted with their
+    digest by an open `inputs.recording()` (a spec's input files)."""
+    data = bounded_bytes(path, most)
+    inputs.note(Path(path), data)
+    return data
+
+
+def bounded_bytes(path: Path, most: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of `path`, refused (NotReadable) unless it is a regular file of at most
+    `most` bytes: a device, a pipe or a file that never ends (/dev/zero, a FIFO, some /proc
+    files) would otherwise hang the reader or fill memory."""
     path = Path(path)
     too_large = NotReadable(f"{path} is larger than {most >> 20} MiB")
     if path.exists():  # else open says so
@@ -63,9 +70,7 @@ def read_bounded(path: Path, most: int = MAX_INPUT_BYTES) -> bytes:
             if total > most:
                 raise too_large
             parts.append(part)
-    data = b"".join(parts)
-    inputs.note(path, data)
-    return data
+    return b"".join(parts)
 
 
 def unopenable(path: Path | str) -> str | None:

@@ -32,7 +32,7 @@ import numpy as np
 from filelock import FileLock, Timeout
 
 from ..core.errors import BuildError
-from ..core.files import atomic_write, read_bounded
+from ..core.files import atomic_write, bounded_bytes
 from ..core.seal import sealed, unsealed
 
 MANIFEST = ".manifest"
@@ -121,7 +121,7 @@ class LayerStore:
                 raise Damaged(path, "it has no manifest")
             return None
         try:  # bounded: a pipe in its place (a store shared by others) waited forever
-            manifest = json.loads(read_bounded(sums))
+            manifest = json.loads(bounded_bytes(sums))
         except (OSError, ValueError):
             manifest = None
         body = unsealed(manifest)

@@ -36,7 +36,7 @@ import numpy as np
 from ..compile.connector import generated_module, loop_template
 from ..core.context import RunContext
 from ..core.errors import BuildError, Interrupted
-from ..core.files import atomic_write, read_bounded
+from ..core.files import atomic_write, bounded_bytes
 from ..core.seal import sealed, unsealed
 from . import driver, gpu, retrograde_gpu
 from .blocks import sorted_side_by_side, use_threads
@@ -140,7 +140,7 @@ class Retrograde:
         if not path.exists():
             return None
         try:  # bounded: a pipe in its place waited forever
-            saved = json.loads(read_bounded(path))
+            saved = json.loads(bounded_bytes(path))
         except (OSError, ValueError):
             saved = None
         record = unsealed(saved)
