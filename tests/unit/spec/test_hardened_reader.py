@@ -27,8 +27,17 @@ def _bomb(levels: int) -> str:
 
 def _spec(name: str, old: str, new: str) -> str:
     text = (SPECS / name).read_text("utf-8")
-    assert old in text
-    return text.replace(old, new, 1)
+    assert text.count(old) == 1
+    return text.replace(old, new)
+
+
+def _validated(tmp_path: Path, capsys, name: str, old: str, new: str) -> tuple[Path, str]:
+    """A shipped spec with `old` made `new`, validated in `tmp_path` (exit 1): its path, and
+    what validate printed."""
+    path = tmp_path / name
+    path.write_text(_spec(name, old, new), "utf-8")
+    assert main(["validate", "-q", str(path)]) == 1
+    return path, capsys.readouterr().out
 
 
 # (file name, text, how the first output line goes on after the file name)
@@ -300,11 +309,8 @@ def test_a_nested_count_past_1000_children_is_located(tmp_path, capsys):
 )
 def test_a_nested_amount_of_thousands_of_digits_is_located(amount, tmp_path, capsys):
     """Python reads no integer of over 4,300 digits: its own message was the located line."""
-    nested = tmp_path / "nested-dungeon.epcg"
-    text = (SPECS / "nested-dungeon.epcg").read_text("utf-8")
-    nested.write_text(text.replace('"room,3-6"', f'"{amount.format(big="9" * 5000)}"'))
-    assert main(["validate", "-q", str(nested)]) == 1
-    out = capsys.readouterr().out
+    big = f'"{amount.format(big="9" * 5000)}"'
+    nested, out = _validated(tmp_path, capsys, "nested-dungeon.epcg", '"room,3-6"', big)
     assert re.match(
         rf"{re.escape(str(nested))}:\d+:\d+: '.{{20}}\.\.\..{{20}}' is longer than any count", out
     ), out
@@ -316,11 +322,8 @@ def test_a_path_index_of_thousands_of_digits_is_no_child(command, tmp_path, caps
     """A rooms spec's `at` (and nested's --at) of such an index was exit 3."""
     index = "9" * 5000
     (tmp_path / "nested-dungeon.epcg").write_text((SPECS / "nested-dungeon.epcg").read_text())
-    rooms = tmp_path / "rooms-dungeon.epcg"
-    text = (SPECS / "rooms-dungeon.epcg").read_text("utf-8")
-    rooms.write_text(text.replace("dungeon/level[0]", f"dungeon/level[{index}]"))
-    assert main(["validate", "-q", str(rooms)]) == 1
-    out = capsys.readouterr().out
+    at = f"dungeon/level[{index}]"
+    rooms, out = _validated(tmp_path, capsys, "rooms-dungeon.epcg", "dungeon/level[0]", at)
     assert re.match(
         rf"{re.escape(str(rooms))}:\d+:\d+: .* dungeon has no child 'level\[9+\.\.\.9+\]'", out
     )
@@ -347,12 +350,7 @@ def test_a_copy_or_variant_number_int_cannot_read_is_located(
     spec, old, new, digits, tmp_path, capsys
 ):
     """They were exit 3: str.isdigit took them, then int() refused them."""
-    path = tmp_path / spec
-    text = (SPECS / spec).read_text("utf-8")
-    assert text.count(old) == 1
-    path.write_text(text.replace(old, new.replace("DIGITS", digits)), "utf-8")
-    assert main(["validate", "-q", str(path)]) == 1
-    out = capsys.readouterr().out
+    path, out = _validated(tmp_path, capsys, spec, old, new.replace("DIGITS", digits))
     assert re.match(rf"{re.escape(str(path))}:\d+:\d+: ", out), out
 
 
@@ -453,12 +451,8 @@ def test_a_byte_that_is_not_utf8_is_located(tmp_path, capsys):
 
 def test_a_cube_grid_past_one_vox_model_is_located(tmp_path, capsys):
     """Its build searched the whole world, then stopped writing the .vox: exit 3."""
-    path = tmp_path / "wfc-voxel-terrain.yaml"
-    text = (SPECS / "wfc-voxel-terrain.yaml").read_text("utf-8")
-    assert text.count("width: 16\n") == 1
-    path.write_text(text.replace("width: 16\n", "width: 257\n"), "utf-8")
-    assert main(["validate", "-q", str(path)]) == 1
-    out = capsys.readouterr().out
+    name = "wfc-voxel-terrain.yaml"
+    path, out = _validated(tmp_path, capsys, name, "width: 16\n", "width: 257\n")
     assert out.startswith(
         f"{path}:11:8: a cube grid is written as a MagicaVoxel .vox, at most 256 voxels along "
         "each axis, not 257; give a width of at most 256"
