@@ -22,7 +22,7 @@ from ...search import backtrack
 from ...search.propagate import Model, State
 from ...spec.document import Path, describe_path
 from . import checks
-from .load import TILED_CONSTRAINTS
+from .load_constraints import TILED_CONSTRAINTS
 from .model import WfcRun
 from .network import build_network
 
