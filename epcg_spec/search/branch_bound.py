@@ -18,7 +18,7 @@ import numpy as np
 
 from ..compile.connector import generated_module, loop_template
 from ..core.context import RunContext
-from . import driver
+from . import driver, resumed
 from .blocks import each_claimed, own_lines, use_threads
 from .driver import Report
 
@@ -103,8 +103,9 @@ class BranchBoundJob:
         return {"nodes": self.outcome.nodes, "best": [[v, list(s)] for v, s in self.outcome.best]}
 
     def restore(self, state: dict) -> None:
-        self.outcome.nodes = state["nodes"]
-        self.outcome.best = [(float(v), tuple(s)) for v, s in state["best"]]
+        self.outcome.nodes = resumed.count(state["nodes"])
+        best = resumed.rows(state["best"], 2)
+        self.outcome.best = [(resumed.number(v), tuple(resumed.integers(s))) for v, s in best]
 
     def weight(self, lo: int, hi: int) -> int:
         return hi - lo

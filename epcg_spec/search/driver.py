@@ -31,6 +31,7 @@ from ..core.errors import UsageError
 from ..core.files import atomic_write, plain_name, read_bounded
 from ..core.inputs import changed_file
 from ..core.seal import sealed, unsealed
+from .resumed import NotResumable, mapping
 
 CHUNK_SECONDS = 0.5
 # how often a running job saves its checkpoint; tests that kill a run shorten it
@@ -137,8 +138,7 @@ def run(job: Job, ctx: RunContext, key: str | None, checkpoint: Checkpoint | Non
     if checkpoint is not None:
         saved = checkpoint.load(ctx)
         if saved is not None:
-            following = saved["next"]
-            job.restore(saved["state"])
+            following = _restored(job, checkpoint, saved, lo, hi)
     end = hi
     if ctx.unit_limit is not None:
         hi = min(hi, following + ctx.unit_limit)
@@ -202,6 +202,28 @@ def _estimate(job: Job, start: int, following: int, total: int, elapsed: float) 
     """Seconds the whole run would take at the rate so far (None where it cannot tell)."""
     done = job.weight(start, following)
     return elapsed * total / done if done > 0 and total > 0 else None
+
+
+def _restored(job: Job, checkpoint: Checkpoint, saved: dict[str, Any], lo: int, hi: int) -> int:
+    """The first unit not done, after `job` takes the checkpoint's state. A sealed
+    checkpoint may still be forged (core/seal.py): what no run of this job saves is refused
+    in one line (exit 2), never taken as progress nor handed to the kernels."""
+    where = getattr(checkpoint, "path", "the checkpoint")
+    following = saved.get("next")
+    if type(following) is not int or not lo <= following <= hi:
+        raise UsageError(
+            f"{where} cannot be resumed: its next unit is not one of this run's "
+            f"{lo}..{hi}; run with --fresh"
+        )
+    try:
+        job.restore(mapping(saved["state"]))
+    except NotResumable as exc:
+        why = str(exc)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        why = f"its state is not what this run saves ({type(exc).__name__}: {exc})"
+    else:
+        return following
+    raise UsageError(f"{where} cannot be resumed: {why}; run with --fresh")
 
 
 def compile_step(ctx: RunContext, prepare: Callable[[], None]) -> float:
@@ -468,7 +490,7 @@ class OutCheckpoint:
                 f"{self.path} belongs to another spec, params, options, seed, shard or version; "
                 "run with --fresh to discard it, or use another --out"
             )
-        saved["state"] = self._joined("", saved["state"])
+        saved["state"] = self._joined("", saved.get("state"))
         return saved
 
     def save(self, following: int, state: dict[str, Any]) -> None:

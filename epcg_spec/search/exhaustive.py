@@ -17,7 +17,7 @@ from types import ModuleType
 import numpy as np
 
 from ..core.context import RunContext
-from . import driver, exhaustive_gpu
+from . import driver, exhaustive_gpu, resumed
 from .blocks import each_claimed, own_lines, use_threads
 from .driver import Report
 
@@ -54,8 +54,12 @@ class Tally:
 
     @classmethod
     def from_state(cls, state: dict) -> Tally:
-        best = [(float(v), int(r), list(s)) for v, r, s in state["best"]]
-        return cls(state["count"], state["evaluated"], state["pruned"], best)
+        best = [
+            (resumed.number(v), resumed.count(r), resumed.integers(s))
+            for v, r, s in resumed.rows(state["best"], 3)
+        ]
+        counts = (resumed.count(state[name]) for name in ("count", "evaluated", "pruned"))
+        return cls(*counts, best)
 
 
 @dataclass
@@ -151,7 +155,13 @@ class ExhaustiveJob:
         return self.tally.as_state()
 
     def restore(self, state: dict) -> None:
-        self.tally = Tally.from_state(state)
+        tally = Tally.from_state(state)
+        length = self.kernels.length
+        if len(tally.best) > self.top or any(
+            r >= self.size or len(s) != length for _, r, s in tally.best
+        ):
+            raise resumed.NotResumable(f"its best list is not one of this space's top {self.top}")
+        self.tally = tally
 
     def weight(self, lo: int, hi: int) -> int:
         return min(hi * self.block, self.size) - lo * self.block if hi > lo else 0

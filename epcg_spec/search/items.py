@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import resumed
 from .driver import Appended, Warmed, warming
 
 
@@ -36,10 +37,12 @@ class Item:
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> Item:
         files = {
-            name: base64.b64decode(data["base64"]) if "base64" in data else data["text"]
-            for name, data in state["files"].items()
+            resumed.text(name): base64.b64decode(resumed.text(data["base64"]), validate=True)
+            if "base64" in resumed.mapping(data)
+            else resumed.text(data["text"])
+            for name, data in resumed.mapping(state["files"]).items()
         }
-        return cls(state["record"], files, state["line"])
+        return cls(resumed.mapping(state["record"]), files, resumed.text(state["line"]))
 
 
 @dataclass

@@ -352,6 +352,40 @@ def test_an_edited_checkpoint_is_refused_in_one_line(edit, tmp_path, capsys):
     assert main([*run, "--fresh"]) == 0 and _result(tmp_path)["count"] == 724  # 10-queens
 
 
+FORGED_CHECKPOINTS = {  # edited and sealed again, as anyone can: each was exit 3, or a
+    # result that was not the run's
+    "its next unit past the end": (
+        lambda saved: {**saved, "next": 10**30},
+        "its next unit is not one of this run's 0..",
+    ),
+    "its next unit as text": (lambda saved: {**saved, "next": "3"}, "its next unit is not one"),
+    "its count as text": (
+        lambda saved: {**saved, "state": {**saved["state"], "count": "x"}},
+        "its state holds 'x' where a count goes",
+    ),
+    "its state emptied": (
+        lambda saved: {**saved, "state": {}},
+        "its state is not what this run saves (KeyError",
+    ),
+}
+
+
+@pytest.mark.parametrize("forge", FORGED_CHECKPOINTS)
+def test_a_forged_checkpoint_is_refused_in_one_line(forge, tmp_path, capsys):
+    run = ["build", str(SPECS / "n-queens.yaml"), "--param", "n=10", "--out", str(tmp_path), "-q"]
+    assert main([*run, "--time-limit", "1e-9"]) == 0
+    path = tmp_path / driver.CHECKPOINT_NAME
+    change, why = FORGED_CHECKPOINTS[forge]
+    path.write_text(json.dumps(sealed(change(unsealed(json.loads(path.read_text()))))))
+    partial = _result(tmp_path)
+    capsys.readouterr()
+    assert main([*run, "--resume"]) == 2
+    line = capsys.readouterr().err.strip()
+    assert line.startswith(f"usage error: {path} cannot be resumed: {why}"), line
+    assert "\n" not in line and line.endswith("; run with --fresh")
+    assert _result(tmp_path) == partial
+
+
 def test_a_part_whose_bytes_changed_is_refused(tmp_path, monkeypatch):
     monkeypatch.setattr(driver, "CHECKPOINT_SECONDS", 0.0)
     job = items.ItemJob("four", 4, lambda i: items.Item({"i": i}), fixed=1)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...core.context import RunContext
-from ...search import backtrack, driver
+from ...search import backtrack, driver, resumed
 from ...search.driver import Appended, Report
 from .network import OrderNetwork
 from .universe import Universe
@@ -101,11 +101,12 @@ class _Taken:
 
     def restore(self, state: dict) -> None:
         n = self.network.n_nodes
-        self.found = Enumeration(state["count"])
+        self.found = Enumeration(resumed.count(state["count"]))
         for text in state["orders"]:
-            bits = np.unpackbits(np.frombuffer(bytes.fromhex(text), np.uint8), count=n * n)
+            packed = np.frombuffer(bytes.fromhex(resumed.text(text)), np.uint8)
+            bits = np.unpackbits(packed, count=n * n)
             self.found.orders.append(bits.reshape(n, n).astype(bool))
-        self.seen = dict.fromkeys(bytes.fromhex(text) for text in state["seen"])
+        self.seen = dict.fromkeys(bytes.fromhex(resumed.text(text)) for text in state["seen"])
 
 
 def enumerate_orders(

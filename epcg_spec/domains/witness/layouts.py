@@ -13,7 +13,7 @@ import numpy as np
 
 from ...core.context import RunContext
 from ...core.errors import BuildError
-from ...search import driver
+from ...search import driver, resumed
 from ...search.blocks import each_claimed, each_run, use_threads
 from ...search.driver import Report, checkpoint_key
 from ...spaces import CombinationSpace, ProductSpace, RadixSpace
@@ -150,15 +150,10 @@ class Tally:
 
     @classmethod
     def from_state(cls, state: dict) -> Tally:
-        best = [(int(c), int(r)) for c, r in state["best"]]
-        return cls(
-            state["evaluated"],
-            state["invalid"],
-            state["solvable"],
-            state["unique"],
-            list(state["histogram"]),
-            best,
-        )
+        best = [(resumed.count(c), resumed.count(r)) for c, r in resumed.rows(state["best"], 2)]
+        counts = (resumed.count(state[k]) for k in ("evaluated", "invalid", "solvable", "unique"))
+        histogram = [resumed.count(n) for n in resumed.integers(state["histogram"])]
+        return cls(*counts, histogram, best)
 
 
 @dataclass
