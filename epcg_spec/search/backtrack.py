@@ -38,7 +38,6 @@ Determinism: an attempt's random stream is a function of (seed, attempt) only.
 from __future__ import annotations
 
 import base64
-import io
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -50,7 +49,7 @@ from numba import njit
 from ..compile import connector as _connector  # noqa: F401  (the numba cache of these kernels)
 from ..core.context import RunContext
 from ..core.rng import stream_state
-from . import driver
+from . import driver, resumed, snapshot
 from .driver import Report
 from .propagate import (
     ALL_RULES,
@@ -338,12 +337,8 @@ class Search:
 
     def snapshot(self) -> bytes:
         """The whole run state as bytes (numpy .npz)."""
-        buffer = io.BytesIO()
-        settings = np.array(
-            [self.heuristic, self.rules, self.max_backtracks, self.count_limit, self.status]
-        )
-        np.savez(buffer, settings=settings, **self.state._asdict())
-        return buffer.getvalue()
+        settings = (self.heuristic, self.rules, self.max_backtracks, self.count_limit)
+        return snapshot.write(self.state, (*settings, self.status))
 
     @classmethod
     def restore(
@@ -353,15 +348,14 @@ class Search:
         check: Callable[[State], bool] | None = None,
         check_every: int = 1,
     ) -> Search:
-        """A run continuing exactly where `snapshot` left it (give the same check, if any)."""
-        arrays = np.load(io.BytesIO(blob))
+        """A run continuing exactly where `snapshot` left it (give the same check, if any);
+        resumed.NotResumable if `blob` is not a state of a search of `model`."""
+        settings, state = snapshot.read(model, blob, range(len(STATUS_NAMES)))
         run = cls.__new__(cls)
         run.model = model
         run.check, run.check_every = check, check_every
-        heuristic, rules, max_backtracks, count_limit, status = (int(x) for x in arrays["settings"])
-        run.heuristic, run.rules = heuristic, rules
-        run.max_backtracks, run.count_limit, run.status = max_backtracks, count_limit, status
-        run.state = State(*(arrays[name].copy() for name in State._fields))
+        run.heuristic, run.rules, run.max_backtracks, run.count_limit, run.status = settings
+        run.state = state
         return run
 
 
@@ -466,7 +460,10 @@ class SearchJob:
         return {"search": base64.b64encode(self.search.snapshot()).decode("ascii")}
 
     def restore(self, state: dict) -> None:
-        blob = base64.b64decode(state["search"])
+        try:
+            blob = base64.b64decode(state["search"], validate=True)
+        except (KeyError, TypeError, ValueError):
+            raise resumed.NotResumable("its search state is not base64 text") from None
         old = self.search
         self.search = Search.restore(old.model, blob, old.check, old.check_every)
         self.finished = self.search.done
@@ -602,4 +599,4 @@ class SolutionsJob(SearchJob):
     def restore(self, state: dict) -> None:
         super().restore(state)
         self.take.restore(state["taken"])
-        self.finished = state["ended"]
+        self.finished = resumed.flag(state["ended"])

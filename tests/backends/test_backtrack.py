@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import threading
+import zipfile
 
 import numpy as np
 import pytest
 
 from epcg_spec.core.context import RunContext
-from epcg_spec.search import backtrack, driver, items
-from epcg_spec.search.propagate import Network
+from epcg_spec.search import backtrack, driver, items, resumed
+from epcg_spec.search.propagate import DEPTH, TRAIL_LEN, Network, State
 
 
 def latin_square(order: int, seed_cells: dict[int, int] | None = None):
@@ -80,6 +82,128 @@ def test_a_snapshot_resumes_exactly(model, base):
     resumed = backtrack.Search.restore(model, paused.snapshot())
     assert resumed.run() == backtrack.SOLVED
     assert np.array_equal(resumed.values(), straight.values())
+
+
+def _reads_back(run: backtrack.Search) -> None:
+    again = backtrack.Search.restore(run.model, run.snapshot())
+    for name, a, b in zip(State._fields, run.state, again.state, strict=True):
+        assert np.array_equal(a, b), name
+    assert again.status == run.status and again.count_limit == run.count_limit
+
+
+def test_every_state_a_search_leaves_reads_back_as_it_was(model, base):
+    """Each decision of a solve, of a count and of a walk of every solution (a state left
+    just after a solution's undo): `snapshot.read` lets each through, unchanged."""
+    solve = backtrack.Search(model, base, seed=5)
+    while solve.step() == backtrack.PAUSED:
+        _reads_back(solve)
+    _reads_back(solve)
+    four = latin_square(4)
+    counting = backtrack.Search(four, backtrack.prepare(four), 0, "mrv", count_limit=1 << 62)
+    while counting.run(5) == backtrack.PAUSED:
+        _reads_back(counting)
+    walk, found, ended = backtrack.solutions_search(four), 0, False
+    while not ended:
+        solutions, ended = backtrack.next_solutions(walk, 3)
+        found += len(solutions)
+        _reads_back(walk)
+    assert counting.stats()["solutions"] == found == 576
+    assert counting.stats()["backtracks"] > 0
+
+
+def _forged(state, field: str) -> np.ndarray:
+    """A copy of one array of a paused Latin square's state, changed so that no search
+    could have left it (order 7: groups of 7 cells, 7 values in one word)."""
+    a, ctr = getattr(state, field.removesuffix("_low")).copy(), state.ctr
+    if field == "heap":
+        a[1] = a[0]
+    elif field == "trail_val":  # a ban of a value still in its domain
+        v = state.trail_var[0]
+        a[0] = next(x for x in range(7) if state.dom[v, 0] >> np.uint64(x) & np.uint64(1))
+    elif field == "fr_var":  # a guess of a variable with several values
+        a[0] = state.heap[0]
+    elif field == "tflag":
+        a[state.heap[0]] = 1
+    elif field == "dom":
+        a[state.heap[0], 0] |= np.uint64(1 << 9)
+    elif field == "size":
+        a[0] += 1
+    elif field == "g_mask":
+        a[0] |= np.uint64(1 << 8)
+    elif field == "gflag":
+        a[0] = 1
+    elif field == "ctr":
+        a[DEPTH] = 50
+    elif field == "fr_trail":
+        a[0] = ctr[TRAIL_LEN] + 1
+    elif field == "fr_trail_low":  # the second guess undone to where the first began
+        a = state.fr_trail.copy()
+        a[1] = a[0]
+    return a
+
+
+@pytest.mark.parametrize(
+    "field, why",
+    [
+        ("heap", "a heap entry twice"),
+        ("trail_val", "a ban twice, or of a value still in its domain"),
+        ("fr_var", "a guess that is not its variable's one value"),
+        ("tflag", "touched flags that are not the list"),
+        ("dom", "a value beyond the last one"),
+        ("size", "a domain size that is not its count of values"),
+        ("g_mask", "a group member beyond its group"),
+        ("gflag", "group flags that are not the queue"),
+        ("ctr", "a counter out of its range"),
+        ("fr_trail", "a guess's trail position out of order"),
+        ("fr_trail_low", "a guess that undoing the guess above it would take back"),
+    ],
+)
+def test_a_state_no_search_leaves_is_refused(model, base, field, why):
+    run = backtrack.Search(model, base, seed=9)
+    assert run.run(budget=7) == backtrack.PAUSED and run.state.ctr[DEPTH] > 1
+    backtrack.Search.restore(model, run.snapshot())  # as it was: read back
+    forged = _forged(run.state, field)
+    run.state = run.state._replace(**{field.removesuffix("_low"): forged})
+    with pytest.raises(resumed.NotResumable, match=why):
+        backtrack.Search.restore(model, run.snapshot())
+
+
+@pytest.mark.parametrize(
+    "change, why",
+    [
+        (lambda blob: blob[: len(blob) // 2], "cannot be read"),
+        (lambda blob: b"not a zip", "cannot be read"),
+        (lambda blob: _without(blob, "heap.npy"), "does not hold the arrays a search has"),
+        (lambda blob: _as(blob, "hkey.npy", np.zeros(3)), r"hkey is float64\[3\]"),
+        (lambda blob: _as(blob, "dom.npy", np.zeros((49, 1))), r"dom is float64\[49, 1\]"),
+    ],
+)
+def test_bytes_that_are_no_search_state_are_refused(model, base, change, why):
+    run = backtrack.Search(model, base, seed=9)
+    run.run(budget=7)
+    with pytest.raises(resumed.NotResumable, match=why):
+        backtrack.Search.restore(model, change(run.snapshot()))
+
+
+def _without(blob: bytes, name: str) -> bytes:
+    return _rewritten(blob, lambda member, data: None if member == name else data)
+
+
+def _as(blob: bytes, name: str, array: np.ndarray) -> bytes:
+    stored = io.BytesIO()
+    np.save(stored, array)
+    return _rewritten(blob, lambda member, data: stored.getvalue() if member == name else data)
+
+
+def _rewritten(blob: bytes, change) -> bytes:
+    """The .npz `blob` with each member's bytes replaced by change(name, bytes) (None: left out)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(blob)) as source, zipfile.ZipFile(out, "w") as target:
+        for member in source.namelist():
+            data = change(member, source.read(member))
+            if data is not None:
+                target.writestr(member, data)
+    return out.getvalue()
 
 
 def test_undo_restores_the_state_bit_for_bit(model, base):

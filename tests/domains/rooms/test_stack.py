@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import base64
+import io
+import json
 import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from epcg_spec.core.seal import sealed, unsealed
 from epcg_spec.search import backtrack
 from epcg_spec.spec.load import load_spec
 
@@ -97,6 +101,28 @@ def test_resume_refuses_another_seed(build, capsys):
     code, _ = build(CAVES, "--resume", "--seed", "9", out="p")
     assert code == 2
     assert "belongs to another spec" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("field", ["heap", "ctr", "trail_var"])
+def test_a_forged_checkpoint_is_refused_in_one_line(build, tmp_path, capsys, field):
+    """A paused search's arrays edited and the checkpoint sealed again, as anyone can: the
+    resume names the checkpoint and --fresh, where the kernels read and wrote outside their
+    arrays before (a crash, or a corrupted heap)."""
+    build(CAVES, "--steps", "25", out="p")
+    path = tmp_path / "p" / ".checkpoint.json"
+    record = unsealed(json.loads(path.read_text()))
+    arrays = dict(np.load(io.BytesIO(base64.b64decode(record["state"]["search"]))))
+    arrays[field][...] = 1 << 20
+    forged = io.BytesIO()
+    np.savez(forged, **arrays)
+    record["state"]["search"] = base64.b64encode(forged.getvalue()).decode()
+    path.write_text(json.dumps(sealed(record)))
+    capsys.readouterr()
+    code, _ = build(CAVES, "--resume", out="p")
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(lines) == 1
+    assert f"{path} cannot be resumed: its search state is not one a search leaves" in lines[0]
+    assert lines[0].endswith("run with --fresh")
 
 
 def test_a_failure_undoes_to_a_recent_room_not_to_the_start(caves):
