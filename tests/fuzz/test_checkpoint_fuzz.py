@@ -54,8 +54,8 @@ def _edit_search(body: dict, rng: random.Random) -> None:
         a = arrays[rng.choice(sorted(arrays))].reshape(-1)
         if a.size:
             most = int(np.iinfo(a.dtype).max) if a.dtype.kind in "iu" else 1e300
-            value = rng.choice([0, 1, 2, 7, 63, 64, 1 << 20, most, *([-1] * (a.dtype.kind == "i"))])
-            a[rng.randrange(a.size)] = value
+            values = [0, 1, 2, 7, 63, 64, 1 << 20, most, *([-1] * (a.dtype.kind == "i"))]
+            a[rng.randrange(a.size)] = rng.choice([x for x in values if x <= most])
     forged = io.BytesIO()
     np.savez(forged, **arrays)
     body["state"]["search"] = base64.b64encode(forged.getvalue()).decode()
