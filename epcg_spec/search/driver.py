@@ -71,7 +71,8 @@ class Job(Protocol[P]):
         """The tally as JSON-ready data, for a checkpoint."""
 
     def restore(self, state: dict[str, Any]) -> None:
-        """Set the tally from a checkpoint's `snapshot()`."""
+        """Set the tally from a checkpoint's `snapshot()`; NotResumable (search/resumed.py)
+        where `state` is not one this job saves."""
 
     def weight(self, lo: int, hi: int) -> int:
         """How much progress units [lo, hi) are worth (ranks, cells, items)."""
