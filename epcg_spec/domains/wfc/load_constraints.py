@@ -22,15 +22,6 @@ from .tiles import DIRECTIONS, rotate_exits
 
 SIDES = ("top", "bottom", "left", "right")
 CUBE_SIDES = ("west", "east", "south", "north", "down", "up")  # x = 0, x = max, y, z
-TILED_CONSTRAINTS = (
-    "counts",
-    "connected",
-    "separation",
-    "max_consecutive",
-    "mirror",
-    "acyclic",
-    "distance",
-)  # the constraint settings of a tiled run, in the order they are loaded
 
 
 def add_settings(doc, path, node, run: WfcRun, problems: Problems) -> None:
@@ -46,29 +37,14 @@ def add_settings(doc, path, node, run: WfcRun, problems: Problems) -> None:
             _ground(run)
     if run.tiled is None:  # the tiled-only keys below were reported above
         return
-    for i, item in enumerate(node.get("counts") or []):
-        with _setting(run, (*path, "counts", i)) as at:
-            _count(doc, at, item, run, problems)
-    if "connected" in node:
-        with _setting(run, (*path, "connected")) as at:
-            _connected(doc, at, node["connected"], run, problems)
-    for i, item in enumerate(node.get("separation") or []):
-        with _setting(run, (*path, "separation", i)) as at:
-            _separation(doc, at, item, run, problems)
-    for i, item in enumerate(node.get("max_consecutive") or []):
-        with _setting(run, (*path, "max_consecutive", i)) as at:
-            _max_consecutive(doc, at, item, run, problems)
-    for i, axis in enumerate(node.get("mirror") or []):
-        with _setting(run, (*path, "mirror", i)) as at:
-            _mirror(doc, at, axis, run, problems)
-    if "acyclic" in node:
-        with _setting(run, (*path, "acyclic")) as at:
-            through = _connection(doc, at, node["acyclic"], run, problems)
-            if through is not None:
-                run.acyclic.append(through)
-    for i, item in enumerate(node.get("distance") or []):
-        with _setting(run, (*path, "distance", i)) as at:
-            _distance(doc, at, item, run, problems)
+    for key, load in TILED_LOADERS.items():
+        if key in LISTED:
+            entries = [((*path, key, i), item) for i, item in enumerate(node.get(key) or [])]
+        else:
+            entries = [((*path, key), node[key])] if key in node else []
+        for where, item in entries:
+            with _setting(run, where) as at:
+                load(doc, at, item, run, problems)
 
 
 @contextmanager
@@ -373,6 +349,12 @@ def _connected(doc, path, item, run: WfcRun, problems) -> None:
     run.connection = _connection(doc, path, item, run, problems)
 
 
+def _acyclic(doc, path, item, run: WfcRun, problems) -> None:
+    through = _connection(doc, path, item, run, problems)
+    if through is not None:
+        run.acyclic.append(through)
+
+
 def _connection(doc, path, item, run: WfcRun, problems) -> Connection | None:
     """Path tiles, and the sides each opens if `exits` is given (connected, acyclic, distance)."""
     mask = _tile_mask(doc, (*path, "tiles"), item["tiles"], run, problems)
@@ -489,3 +471,16 @@ def _distance(doc, path, item, run: WfcRun, problems) -> None:
     if bounds is None:
         return
     run.distances.append(Distance(through, ends[0], ends[1], *bounds))
+
+
+TILED_LOADERS = {  # the constraint settings of a tiled run, in the order they are loaded
+    "counts": _count,
+    "connected": _connected,
+    "separation": _separation,
+    "max_consecutive": _max_consecutive,
+    "mirror": _mirror,
+    "acyclic": _acyclic,
+    "distance": _distance,
+}
+TILED_CONSTRAINTS = tuple(TILED_LOADERS)
+LISTED = ("counts", "separation", "max_consecutive", "mirror", "distance")  # lists of entries
