@@ -5,6 +5,7 @@ text, taken as it stood, made the run fail at its first addition."""
 from __future__ import annotations
 
 import math
+import reprlib
 from typing import Any
 
 
@@ -14,9 +15,7 @@ class NotResumable(Exception):
 
 
 def _refused(value: Any, what: str) -> NotResumable:
-    shown = repr(value)
-    shown = shown if len(shown) <= 40 else shown[:37] + "..."
-    return NotResumable(f"its state holds {shown} where {what} goes")
+    return NotResumable(f"its state holds {reprlib.repr(value)} where {what} goes")
 
 
 def count(value: Any) -> int:
