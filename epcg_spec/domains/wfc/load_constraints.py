@@ -179,40 +179,36 @@ def _fixed(doc, path, item, run: WfcRun, problems) -> None:
         if cube:
             zs = np.array([at[2] % run.depth])
     elif "layer" in item:
-        z = item["layer"]
-        if not -run.depth <= z < run.depth:
-            problems.add(
-                doc,
-                (*path, "layer"),
-                f"layer {z} is outside the {run.depth} layers",
-                f"layers are 0-{run.depth - 1} (-1 is the last)",
-            )
+        z = _line(doc, path, "layer", item["layer"], run.depth, problems)
+        if z is None:
             return
         ys, xs = (a.ravel() for a in np.indices((height, width)))
-        zs = np.full(len(xs), z % run.depth)
+        zs = np.full(len(xs), z)
     elif "row" in item:
-        y = item["row"]
-        if not -height <= y < height:
-            problems.add(
-                doc,
-                (*path, "row"),
-                f"row {y} is outside the {height} rows",
-                f"rows are 0-{height - 1} (-1 is the last)",
-            )
+        y = _line(doc, path, "row", item["row"], height, problems)
+        if y is None:
             return
-        xs, ys = np.arange(width), np.full(width, y % height)
+        xs, ys = np.arange(width), np.full(width, y)
     else:
-        x = item["column"]
-        if not -width <= x < width:
-            problems.add(
-                doc,
-                (*path, "column"),
-                f"column {x} is outside the {width} columns",
-                f"columns are 0-{width - 1} (-1 is the last)",
-            )
+        x = _line(doc, path, "column", item["column"], width, problems)
+        if x is None:
             return
-        xs, ys = np.full(height, x % width), np.arange(height)
+        xs, ys = np.full(height, x), np.arange(height)
     _apply(run, xs, ys, what, zs)
+
+
+def _line(doc, path, key: str, value: int, extent: int, problems) -> int | None:
+    """A layer, row or column of `extent` (negative: counted from the end) as an index; None
+    after a problem."""
+    if -extent <= value < extent:
+        return value % extent
+    problems.add(
+        doc,
+        (*path, key),
+        f"{key} {value} is outside the {extent} {key}s",
+        f"{key}s are 0-{extent - 1} (-1 is the last)",
+    )
+    return None
 
 
 def _fixed_map(doc, path, item, run: WfcRun, problems) -> None:
